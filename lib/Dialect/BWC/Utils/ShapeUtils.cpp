@@ -1,0 +1,107 @@
+//===- ShapeUtils.cpp - Shape rules shared by verifiers and import --------===//
+#include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace mlir::bwc {
+
+std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
+                                                    ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> out(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da == db || db == 1)
+      out[i] = da;
+    else if (da == 1)
+      out[i] = db;
+    else
+      return std::nullopt;
+  }
+  return out;
+}
+
+bool broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  if (from.size() > to.size())
+    return false;
+  size_t lead = to.size() - from.size();
+  for (size_t i = 0; i < from.size(); ++i)
+    if (from[i] != to[lead + i] && from[i] != 1)
+      return false;
+  return true;
+}
+
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+std::optional<SmallVector<int64_t>> normalizeAxes(ArrayRef<int64_t> axes,
+                                                  int64_t rank) {
+  SmallVector<int64_t> out;
+  for (int64_t axis : axes) {
+    std::optional<int64_t> norm = normalizeAxis(axis, rank);
+    if (!norm)
+      return std::nullopt;
+    out.push_back(*norm);
+  }
+  llvm::sort(out);
+  if (std::adjacent_find(out.begin(), out.end()) != out.end())
+    return std::nullopt;
+  return out;
+}
+
+SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
+                                  ArrayRef<int64_t> axes, bool keepDims) {
+  SmallVector<int64_t> out;
+  for (int64_t i = 0, e = shape.size(); i < e; ++i) {
+    if (!llvm::is_contained(axes, i))
+      out.push_back(shape[i]);
+    else if (keepDims)
+      out.push_back(1);
+  }
+  return out;
+}
+
+std::optional<int64_t> windowOutputSize(int64_t in, int64_t kernel,
+                                        int64_t stride, int64_t dilation,
+                                        int64_t padBegin, int64_t padEnd,
+                                        bool ceilMode) {
+  int64_t span = dilation * (kernel - 1) + 1;
+  int64_t avail = in + padBegin + padEnd - span;
+  if (avail < 0 || stride <= 0)
+    return std::nullopt;
+  int64_t out = ceilMode ? (avail + stride - 1) / stride + 1 : avail / stride + 1;
+  // As in PyTorch and ONNX Runtime: with ceil mode, the last window must
+  // start inside the input or the begin padding.
+  if (ceilMode && (out - 1) * stride >= in + padBegin)
+    --out;
+  return out;
+}
+
+int64_t transposedConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
+                                 int64_t dilation, int64_t padBegin,
+                                 int64_t padEnd, int64_t outputPadding) {
+  return stride * (in - 1) + outputPadding + (kernel - 1) * dilation + 1 -
+         padBegin - padEnd;
+}
+
+int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+} // namespace mlir::bwc

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what bwc needs on Debian 12, as root. Idempotent: installs only
+# what is missing, and runs `apt-get update` once, only when something is.
+set -euo pipefail
+
+PACKAGES=(
+  # build
+  cmake ninja-build ccache g++ pkg-config
+  # MLIR/LLVM 22 (shared libMLIR.so, mlir-tblgen, FileCheck, lit)
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  # ONNX: protobuf classes, checker, shape inference, parser, test data
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  # tests
+  libgtest-dev
+  # python tooling (model generators) on Debian's interpreter
+  python3 python3-onnx python3-numpy
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update
+$SUDO apt-get install -y --no-install-recommends "${missing[@]}"

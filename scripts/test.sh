@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# setup + build + every test suite. Ends with ctest's summary line
+# ("100% tests passed, 0 tests failed out of N") and exits non-zero on any
+# failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+bash scripts/build.sh all mlir-doc
+ctest --test-dir "${BWC_BUILD_DIR:-build}" --output-on-failure -j2

@@ -1,0 +1,25 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "BWC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".onnxtext"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.bwc_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%bwc_src", config.bwc_src_root))
+
+# FileCheck, not, count come from LLVM's tools dir (Debian names the PATH
+# copies FileCheck-22), bwc's tools from the build tree.
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.bwc_tools_dir, config.llvm_tools_dir]
+tools = ["bwc-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
