@@ -1,0 +1,55 @@
+//===- Importer.h - ONNX models into the bwc dialect ------------*- C++ -*-===//
+//
+// Loads an ONNX model through libonnx (external data, checker, shape
+// inference with the user's fixed input shapes), folds its shape arithmetic
+// to constants and builds one func.func of bwc ops with static shapes.
+// Errors are emitted as MLIR diagnostics at the node's location
+// (`node 'n' (Op, opset N): ...`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_IMPORT_ONNX_IMPORTER_H
+#define BWC_IMPORT_ONNX_IMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include <map>
+#include <string>
+
+namespace mlir::bwc {
+
+struct OnnxImportOptions {
+  /// User-fixed input shapes, by graph input name.
+  std::map<std::string, llvm::SmallVector<int64_t>> inputShapes;
+  /// Name of the function that holds the graph.
+  std::string funcName = "main";
+  /// Initializers with more elements than this become dense_resource blobs
+  /// (printed once at the end of the file, elided on request) instead of
+  /// inline dense literals.
+  int64_t inlineConstantLimit = 1024;
+};
+
+/// Parses `--input-shape` values of the form `NAME=D0xD1x...` (a scalar is
+/// `NAME=`). Returns an error message on malformed text.
+std::string parseInputShape(llvm::StringRef text, OnnxImportOptions &options);
+
+/// Imports the model in `path`. Diagnostics go to the context's handler.
+OwningOpRef<ModuleOp> importOnnxFile(llvm::StringRef path, MLIRContext *ctx,
+                                     const OnnxImportOptions &options);
+
+/// Imports a model from serialized bytes (`.onnx`) or, when `isText`, from
+/// the ONNX text format parsed by libonnx. `bufferName` names the source in
+/// diagnostics; `baseDir` is where external data files are looked up.
+OwningOpRef<ModuleOp> importOnnxBuffer(llvm::StringRef bytes, bool isText,
+                                       llvm::StringRef bufferName,
+                                       llvm::StringRef baseDir,
+                                       MLIRContext *ctx,
+                                       const OnnxImportOptions &options);
+
+/// The dialects an imported module uses (for registries of tools).
+void registerOnnxImportDialects(DialectRegistry &registry);
+
+} // namespace mlir::bwc
+
+#endif // BWC_IMPORT_ONNX_IMPORTER_H

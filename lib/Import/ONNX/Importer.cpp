@@ -1,0 +1,474 @@
+//===- Importer.cpp - ONNX models into the bwc dialect --------------------===//
+//
+// Model-level work: load and validate through libonnx, fix input shapes,
+// turn initializers into constants, order the nodes, dispatch each node to
+// its family's handler, and build the function. Per-op work lives in the
+// *Ops.cpp files of this folder.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Import/ONNX/Importer.h"
+#include "NodeImporter.h"
+
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include "onnx/checker.h"
+#include "onnx/defs/parser.h"
+#include "onnx/defs/schema.h"
+#include "onnx/shape_inference/implementation.h"
+
+#include <deque>
+
+using namespace mlir;
+using namespace mlir::bwc;
+using namespace mlir::bwc::onnx_import;
+
+std::string mlir::bwc::parseInputShape(StringRef text,
+                                       OnnxImportOptions &options) {
+  auto [name, dims] = text.rsplit('=');
+  if (name.empty() || !text.contains('='))
+    return ("expected NAME=D0xD1x... but got '" + text + "'").str();
+  SmallVector<int64_t> shape;
+  if (!dims.empty()) {
+    SmallVector<StringRef> parts;
+    dims.split(parts, 'x');
+    for (StringRef p : parts) {
+      int64_t d;
+      if (p.getAsInteger(10, d) || d < 0)
+        return ("expected non-negative dims in '" + text + "'").str();
+      shape.push_back(d);
+    }
+  }
+  options.inputShapes[name.str()] = shape;
+  return "";
+}
+
+void mlir::bwc::registerOnnxImportDialects(DialectRegistry &registry) {
+  registry.insert<BWCDialect, func::FuncDialect>();
+}
+
+namespace {
+
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext *ctx, const OnnxImportOptions &options,
+                StringRef bufferName, StringRef baseDir)
+      : ctx(ctx), options(options), bufferName(bufferName), baseDir(baseDir),
+        builder(ctx) {
+    registerElementwiseHandlers(handlers);
+    registerReductionHandlers(handlers);
+    registerNNHandlers(handlers);
+    registerDataMovementHandlers(handlers);
+  }
+
+  OwningOpRef<ModuleOp> run(onnx::ModelProto &model);
+
+private:
+  Location fileLoc() { return FileLineColLoc::get(ctx, bufferName, 0, 0); }
+  InFlightDiagnostic modelError() { return emitError(fileLoc()); }
+  Location nodeLoc(const onnx::NodeProto &node, int index) {
+    std::string name = node.name().empty()
+                           ? node.op_type() + "_" + std::to_string(index)
+                           : node.name();
+    return NameLoc::get(StringAttr::get(ctx, name),
+                        FileLineColLoc::get(ctx, bufferName, index + 1, 0));
+  }
+  /// Warns when ONNX shape inference fully knows an output's shape and it
+  /// differs from the one bwc computed.
+  void crossCheck(const onnx::NodeProto &node, int index,
+                  const std::string &name, Value v) {
+    auto it = inferred.find(name);
+    if (it == inferred.end() || !it->second.type().has_tensor_type() ||
+        !it->second.type().tensor_type().has_shape())
+      return;
+    SmallVector<int64_t> want;
+    for (const auto &d : it->second.type().tensor_type().shape().dim()) {
+      if (!d.has_dim_value())
+        return;
+      want.push_back(d.dim_value());
+    }
+    ArrayRef<int64_t> got = cast<RankedTensorType>(v.getType()).getShape();
+    if (got != ArrayRef<int64_t>(want)) {
+      auto diag = emitWarning(nodeLoc(node, index))
+                  << "node '" << node.name() << "' (" << node.op_type()
+                  << "): output '" << name << "' has shape [";
+      llvm::interleaveComma(got, diag);
+      diag << "] but ONNX shape inference says [";
+      llvm::interleaveComma(want, diag);
+      diag << "]";
+    }
+  }
+  LogicalResult applyInputShapes(onnx::GraphProto &graph,
+                                 const llvm::StringSet<> &initNames);
+  FailureOr<RankedTensorType> valueInfoType(const onnx::ValueInfoProto &vi,
+                                            bool isInput);
+  FailureOr<SmallVector<int>> orderNodes(const onnx::GraphProto &graph,
+                                         const llvm::StringSet<> &known);
+
+  MLIRContext *ctx;
+  const OnnxImportOptions &options;
+  std::string bufferName, baseDir;
+  OpBuilder builder;
+  HandlerTable handlers;
+  llvm::StringMap<Value> values;
+  std::map<std::string, onnx::ValueInfoProto> inferred;
+  int64_t opset = 0;
+};
+
+LogicalResult
+GraphImporter::applyInputShapes(onnx::GraphProto &graph,
+                                const llvm::StringSet<> &initNames) {
+  bool ok = true;
+  for (const auto &[name, shape] : options.inputShapes) {
+    onnx::ValueInfoProto *found = nullptr;
+    for (auto &vi : *graph.mutable_input())
+      if (vi.name() == name && !initNames.contains(vi.name()))
+        found = &vi;
+    if (!found) {
+      std::string names;
+      for (auto &vi : graph.input())
+        if (!initNames.contains(vi.name()))
+          names += (names.empty() ? "'" : ", '") + vi.name() + "'";
+      modelError() << "--input-shape names '" << name
+                   << "', which is not a graph input (inputs: " << names
+                   << ")";
+      ok = false;
+      continue;
+    }
+    auto *tt = found->mutable_type()->mutable_tensor_type();
+    auto *sp = tt->mutable_shape();
+    if (tt->has_shape() && sp->dim_size() != (int)shape.size()) {
+      modelError() << "--input-shape gives input '" << name << "' rank "
+                   << shape.size() << " but the model declares rank "
+                   << sp->dim_size();
+      ok = false;
+      continue;
+    }
+    for (size_t i = 0; i < shape.size(); ++i) {
+      auto *dim = i < (size_t)sp->dim_size() ? sp->mutable_dim(i) : sp->add_dim();
+      if (dim->has_dim_value() && dim->dim_value() != shape[i]) {
+        modelError() << "--input-shape gives input '" << name << "' dim " << i
+                     << " = " << shape[i] << " but the model fixes it to "
+                     << dim->dim_value();
+        ok = false;
+      }
+      dim->set_dim_value(shape[i]);
+    }
+  }
+  return success(ok);
+}
+
+FailureOr<RankedTensorType>
+GraphImporter::valueInfoType(const onnx::ValueInfoProto &vi, bool isInput) {
+  if (!vi.type().has_tensor_type())
+    return modelError() << (isInput ? "input '" : "output '") << vi.name()
+                        << "' is not a tensor",
+           failure();
+  const auto &tt = vi.type().tensor_type();
+  Type elt = elementTypeFor(ctx, tt.elem_type());
+  if (!elt)
+    return modelError() << (isInput ? "input '" : "output '") << vi.name()
+                        << "' has unsupported data type "
+                        << onnxTypeName(tt.elem_type()),
+           failure();
+  if (!tt.has_shape())
+    return modelError() << "input '" << vi.name()
+                        << "' has no shape: pass --input-shape=" << vi.name()
+                        << "=...",
+           failure();
+  SmallVector<int64_t> shape;
+  for (int i = 0; i < tt.shape().dim_size(); ++i) {
+    const auto &d = tt.shape().dim(i);
+    if (!d.has_dim_value() || d.dim_value() < 0) {
+      auto diag = modelError() << "input '" << vi.name() << "' dim " << i;
+      if (d.has_dim_param() && !d.dim_param().empty())
+        diag << " ('" << d.dim_param() << "')";
+      diag << " is dynamic: pass --input-shape=" << vi.name() << "=...";
+      return failure();
+    }
+    shape.push_back(d.dim_value());
+  }
+  return RankedTensorType::get(shape, elt);
+}
+
+FailureOr<SmallVector<int>>
+GraphImporter::orderNodes(const onnx::GraphProto &graph,
+                          const llvm::StringSet<> &known) {
+  // Kahn's algorithm over tensor names: robust to graphs that are not
+  // topologically sorted, and tells a cycle from an undefined tensor.
+  llvm::StringMap<int> producer;
+  for (int i = 0; i < graph.node_size(); ++i)
+    for (const auto &out : graph.node(i).output())
+      if (!out.empty())
+        producer[out] = i;
+  bool ok = true;
+  std::vector<int> pending(graph.node_size(), 0);
+  std::vector<std::vector<int>> users(graph.node_size());
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const auto &node = graph.node(i);
+    for (const auto &in : node.input()) {
+      if (in.empty() || known.contains(in))
+        continue;
+      auto it = producer.find(in);
+      if (it == producer.end()) {
+        emitError(nodeLoc(node, i))
+            << "node '" << node.name() << "' (" << node.op_type()
+            << "): input '" << in << "' is not defined in the graph";
+        ok = false;
+        continue;
+      }
+      ++pending[i];
+      users[it->second].push_back(i);
+    }
+  }
+  if (!ok)
+    return failure();
+  std::deque<int> ready;
+  for (int i = 0; i < graph.node_size(); ++i)
+    if (pending[i] == 0)
+      ready.push_back(i);
+  SmallVector<int> order;
+  while (!ready.empty()) {
+    int i = ready.front();
+    ready.pop_front();
+    order.push_back(i);
+    for (int u : users[i])
+      if (--pending[u] == 0)
+        ready.push_back(u);
+  }
+  if ((int)order.size() != graph.node_size()) {
+    for (int i = 0; i < graph.node_size(); ++i)
+      if (pending[i] > 0) {
+        emitError(nodeLoc(graph.node(i), i))
+            << "graph has a cycle through node '" << graph.node(i).name()
+            << "' (" << graph.node(i).op_type() << ")";
+        break;
+      }
+    return failure();
+  }
+  return order;
+}
+
+OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
+  if (!model.has_graph())
+    return modelError() << "is not an ONNX model: it has no graph", nullptr;
+  for (const auto &imp : model.opset_import())
+    if (imp.domain().empty() || imp.domain() == "ai.onnx")
+      opset = imp.version();
+  if (opset == 0)
+    opset = model.ir_version() >= 3 ? 0 : 1;
+  if (opset <= 0)
+    return modelError() << "imports no version of the default ONNX domain",
+           nullptr;
+  onnx::GraphProto &graph = *model.mutable_graph();
+
+  llvm::StringSet<> initNames;
+  for (const auto &init : graph.initializer())
+    initNames.insert(init.name());
+  if (failed(applyInputShapes(graph, initNames)))
+    return nullptr;
+
+  // libonnx's checker (structural validation) and shape inference (the
+  // reference our own shape rules are cross-checked against, node by node).
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception &e) {
+    // Real exporters write models the 1.12 checker rejects for reasons that
+    // do not affect import (missing value_info shapes, opsets above 17):
+    // report and go on; bwc's own checks below reject what it cannot use.
+    emitWarning(fileLoc()) << "the ONNX checker reports: "
+                           << StringRef(e.what()).split('\n').first;
+  }
+  {
+    // Inference runs on a copy without the weights' bytes, so big models
+    // stay cheap; small tensors (shape operands) keep their data.
+    onnx::ModelProto light = model;
+    for (auto &init : *light.mutable_graph()->mutable_initializer())
+      if (init.raw_data().size() > 256)
+        init.clear_raw_data();
+    try {
+      onnx::shape_inference::InferShapes(light);
+      for (const auto &vi : light.graph().value_info())
+        inferred[vi.name()] = vi;
+    } catch (const std::exception &) {
+      // Our own shape rules decide; inference is only a cross-check.
+    }
+  }
+
+  // Unknown ops: collect them all in one run.
+  bool ok = true;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const auto &node = graph.node(i);
+    bool knownDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    if (!knownDomain || !handlers.count(node.op_type())) {
+      emitError(nodeLoc(node, i))
+          << "node '" << node.name() << "' (" << node.op_type() << ", opset "
+          << opset << "): unsupported operator"
+          << (knownDomain ? "" : " in domain '" + node.domain() + "'");
+      ok = false;
+    }
+  }
+  if (!ok)
+    return nullptr;
+
+  // Function signature: graph inputs that are not initializers.
+  SmallVector<Type> argTypes;
+  SmallVector<const onnx::ValueInfoProto *> args;
+  llvm::StringSet<> known;
+  for (const auto &vi : graph.input()) {
+    if (initNames.contains(vi.name()))
+      continue;
+    FailureOr<RankedTensorType> t = valueInfoType(vi, /*isInput=*/true);
+    if (failed(t)) {
+      ok = false;
+      continue;
+    }
+    argTypes.push_back(*t);
+    args.push_back(&vi);
+    known.insert(vi.name());
+  }
+  if (!ok)
+    return nullptr;
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc());
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(builder, fileLoc(), options.funcName,
+                                   builder.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  for (auto [i, vi] : llvm::enumerate(args)) {
+    values[vi->name()] = body->getArgument(i);
+    func.setArgAttr(i, "bwc.name", builder.getStringAttr(vi->name()));
+  }
+
+  for (const auto &init : graph.initializer()) {
+    known.insert(init.name());
+    if (values.count(init.name()))
+      continue; // a graph input with a default: the input wins
+    Location loc = NameLoc::get(StringAttr::get(ctx, init.name()), fileLoc());
+    auto err = [&]() -> InFlightDiagnostic {
+      return emitError(loc) << "initializer '" << init.name() << "' ";
+    };
+    Type elt = elementTypeFor(ctx, init.data_type());
+    if (!elt) {
+      err() << "has unsupported data type " << onnxTypeName(init.data_type());
+      ok = false;
+      continue;
+    }
+    SmallVector<int64_t> shape(init.dims().begin(), init.dims().end());
+    if (llvm::any_of(shape, [](int64_t d) { return d < 0; }) ||
+        numElements(shape) > (int64_t(1) << 34)) {
+      err() << "has an invalid shape";
+      ok = false;
+      continue;
+    }
+    FailureOr<ElementsAttr> attr =
+        tensorToAttr(init, RankedTensorType::get(shape, elt),
+                     options.inlineConstantLimit, baseDir, err);
+    if (failed(attr)) {
+      ok = false;
+      continue;
+    }
+    values[init.name()] = ConstantOp::create(builder, loc, *attr);
+  }
+  if (!ok)
+    return nullptr;
+
+  FailureOr<SmallVector<int>> order = orderNodes(graph, known);
+  if (failed(order))
+    return nullptr;
+
+  for (int i : *order) {
+    const onnx::NodeProto &node = graph.node(i);
+    // Skip nodes downstream of a failed one: their error is already out.
+    if (llvm::any_of(node.input(), [&](const std::string &in) {
+          return !in.empty() && !values.count(in);
+        }))
+      continue;
+    NodeContext nc(node, opset, options.inlineConstantLimit, builder,
+                   nodeLoc(node, i), values);
+    SmallVector<Value> results;
+    if (failed(handlers[node.op_type()](nc, results))) {
+      ok = false;
+      continue;
+    }
+    for (int k = 0; k < node.output_size() && k < (int)results.size(); ++k) {
+      if (node.output(k).empty() || !results[k])
+        continue;
+      values[node.output(k)] = results[k];
+      crossCheck(node, i, node.output(k), results[k]);
+    }
+  }
+  if (!ok)
+    return nullptr;
+
+  SmallVector<Value> outs;
+  SmallVector<Type> outTypes;
+  for (const auto &vi : graph.output()) {
+    auto it = values.find(vi.name());
+    if (it == values.end())
+      return modelError() << "graph output '" << vi.name()
+                          << "' is not produced by any node",
+             nullptr;
+    outs.push_back(it->second);
+    outTypes.push_back(it->second.getType());
+  }
+  func::ReturnOp::create(builder, fileLoc(), outs);
+  func.setType(builder.getFunctionType(argTypes, outTypes));
+  for (auto [i, vi] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, "bwc.name", builder.getStringAttr(vi.name()));
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> mlir::bwc::importOnnxBuffer(
+    StringRef bytes, bool isText, StringRef bufferName, StringRef baseDir,
+    MLIRContext *ctx, const OnnxImportOptions &options) {
+  ctx->loadDialect<BWCDialect, func::FuncDialect>();
+  Location loc = FileLineColLoc::get(ctx, bufferName, 0, 0);
+  onnx::ModelProto model;
+  if (isText) {
+    std::string text = bytes.str();
+    onnx::Status status = onnx::OnnxParser::Parse(model, text.c_str());
+    if (!status.IsOK())
+      return emitError(loc) << "is not valid ONNX text: "
+                            << status.ErrorMessage(),
+             nullptr;
+  } else {
+    if (bytes.size() > (size_t)INT_MAX ||
+        !model.ParseFromArray(bytes.data(), (int)bytes.size()))
+      return emitError(loc) << "is not an ONNX model (protobuf parse failed; "
+                               "truncated or not a model file?)",
+             nullptr;
+  }
+  if (!model.has_graph() || model.ir_version() <= 0)
+    return emitError(loc) << "is not an ONNX model (no graph or IR version)",
+           nullptr;
+  GraphImporter importer(ctx, options, bufferName, baseDir);
+  return importer.run(model);
+}
+
+OwningOpRef<ModuleOp>
+mlir::bwc::importOnnxFile(StringRef path, MLIRContext *ctx,
+                          const OnnxImportOptions &options) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0))
+        << "cannot be read: " << buf.getError().message();
+    return nullptr;
+  }
+  bool isText = path.ends_with(".onnxtext");
+  return importOnnxBuffer((*buf)->getBuffer(), isText, path,
+                          llvm::sys::path::parent_path(path), ctx, options);
+}

@@ -1,0 +1,101 @@
+//===- NodeImporter.h - Per-node import context and handler table -*- C++ -*-//
+//
+// Internal to the ONNX importer. Each op family (ElementwiseOps.cpp, ...)
+// registers handlers that turn one ONNX node into bwc ops, reading inputs and
+// attributes through NodeContext, which also formats the node-named errors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_LIB_IMPORT_ONNX_NODEIMPORTER_H
+#define BWC_LIB_IMPORT_ONNX_NODEIMPORTER_H
+
+#include "bwc/Dialect/BWC/Utils/BWCBuilder.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "onnx/onnx_pb.h"
+
+namespace mlir::bwc::onnx_import {
+
+/// Maps an ONNX TensorProto data type to an MLIR element type; null when
+/// bwc does not support it.
+Type elementTypeFor(MLIRContext *ctx, int onnxType);
+/// The ONNX name of a data type, for messages.
+const char *onnxTypeName(int onnxType);
+
+/// Reads a TensorProto's elements (raw, typed fields or external data under
+/// `baseDir`) into an attribute of `type`. Float tensors with more than
+/// `inlineLimit` elements become dense_resource blobs. `err` starts a
+/// diagnostic that names the tensor.
+FailureOr<ElementsAttr>
+tensorToAttr(const onnx::TensorProto &t, RankedTensorType type,
+             int64_t inlineLimit, llvm::StringRef baseDir,
+             std::function<InFlightDiagnostic()> err);
+
+class NodeContext {
+public:
+  NodeContext(const onnx::NodeProto &node, int64_t opset,
+              int64_t inlineConstantLimit, OpBuilder &b, Location loc,
+              llvm::StringMap<Value> &values)
+      : node(node), opset(opset), inlineConstantLimit(inlineConstantLimit),
+        bb(b, loc), values(values) {}
+
+  const onnx::NodeProto &node;
+  /// Opset version of the default ONNX domain.
+  const int64_t opset;
+  /// See OnnxImportOptions::inlineConstantLimit.
+  const int64_t inlineConstantLimit;
+  BWCBuilder bb;
+
+  MLIRContext *getContext() { return bb.builder().getContext(); }
+  Location getLoc() { return bb.getLoc(); }
+
+  /// Number of inputs as written (including empty optional ones).
+  int numInputs() const { return node.input_size(); }
+  /// Input `i`, or a null Value when absent or the empty name.
+  Value input(int i);
+  /// Input `i` that must be present; emits an error when it is not.
+  FailureOr<Value> requiredInput(int i);
+
+  /// Integer values of input `i` when it is a constant (after folding).
+  std::optional<SmallVector<int64_t>> constInts(int i);
+  /// Float values of input `i` when it is a constant.
+  std::optional<SmallVector<double>> constFloats(int i);
+
+  const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  bool hasAttr(llvm::StringRef name) const { return attr(name) != nullptr; }
+  int64_t attrInt(llvm::StringRef name, int64_t dflt) const;
+  double attrFloat(llvm::StringRef name, double dflt) const;
+  std::string attrString(llvm::StringRef name, llvm::StringRef dflt) const;
+  std::optional<SmallVector<int64_t>> attrInts(llvm::StringRef name) const;
+  std::optional<SmallVector<double>> attrFloats(llvm::StringRef name) const;
+
+  /// Emits `node 'name' (Op, opset N): <msg>` at the node and returns
+  /// failure. Stream more text into the returned diagnostic.
+  InFlightDiagnostic error();
+
+  /// Normalizes an axis attribute against `rank`, or errors.
+  FailureOr<int64_t> axis(int64_t value, int64_t rank);
+
+private:
+  llvm::StringMap<Value> &values;
+};
+
+/// Converts one node: pushes one Value per ONNX output (null for outputs
+/// that are not produced, e.g. Dropout's mask when unused).
+using NodeHandler =
+    std::function<LogicalResult(NodeContext &, SmallVectorImpl<Value> &)>;
+using HandlerTable = llvm::StringMap<NodeHandler>;
+
+void registerElementwiseHandlers(HandlerTable &table);
+void registerReductionHandlers(HandlerTable &table);
+void registerNNHandlers(HandlerTable &table);
+void registerDataMovementHandlers(HandlerTable &table);
+
+} // namespace mlir::bwc::onnx_import
+
+#endif // BWC_LIB_IMPORT_ONNX_NODEIMPORTER_H
