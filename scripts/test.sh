@@ -7,4 +7,8 @@ cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
 bash scripts/build.sh all mlir-doc
+# The importer's robustness test runs an AddressSanitizer build of its
+# driver (only that target and what it links).
+BWC_BUILD_DIR=build-asan BWC_CMAKE_ARGS="-DBWC_ENABLE_ASAN=ON" \
+  bash scripts/build.sh bwc-import-robustness
 ctest --test-dir "${BWC_BUILD_DIR:-build}" --output-on-failure -j2

@@ -23,3 +23,11 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.bwc_tools_dir, config.llvm_tools_dir]
 tools = ["bwc-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ../shared/models (real models with reference outputs) sits beside the
+# repository on CI and developer machines; tests that need it are marked
+# `REQUIRES: shared-models` and reported UNSUPPORTED elsewhere.
+shared_models = os.path.join(os.path.dirname(config.bwc_src_root), "shared", "models")
+if os.path.isdir(shared_models):
+    config.available_features.add("shared-models")
+config.substitutions.append(("%shared_models", shared_models))

@@ -35,7 +35,8 @@ int main(int argc, char **argv) {
   bwc::registerOnnxImportDialects(registry);
   bwc::registerAllPasses();
 
-  // --input-shape belongs to the importer, not to mlir-opt's options.
+  // --input-shape and --input-value belong to the importer, not to
+  // mlir-opt's options.
   bwc::OnnxImportOptions importOptions;
   std::vector<char *> args;
   bool onnxInput = false, elideSet = false;
@@ -46,6 +47,14 @@ int main(int argc, char **argv) {
       std::string err = bwc::parseInputShape(a, importOptions);
       if (!err.empty()) {
         llvm::errs() << "bwc-opt: --input-shape: " << err << "\n";
+        return 1;
+      }
+      continue;
+    }
+    if (a.consume_front("--input-value=") || a.consume_front("-input-value=")) {
+      std::string err = bwc::parseInputValue(a, importOptions);
+      if (!err.empty()) {
+        llvm::errs() << "bwc-opt: --input-value: " << err << "\n";
         return 1;
       }
       continue;

@@ -18,6 +18,19 @@ namespace {
 
 using Results = SmallVectorImpl<Value>;
 
+/// Before opset 7, binary ops broadcast only with `broadcast=1`, aligning
+/// `b` with `a` from `axis` on (default: as a suffix). Reshapes `b` with
+/// trailing ones so that numpy broadcasting means the same.
+Value alignLegacyBroadcast(NodeContext &nc, Value a, Value b, int64_t axis) {
+  int64_t ra = BWCBuilder::typeOf(a).getRank();
+  int64_t rb = BWCBuilder::typeOf(b).getRank();
+  if (axis < 0 || axis + rb > ra)
+    return b;
+  SmallVector<int64_t> shape(BWCBuilder::shapeOf(b));
+  shape.append(ra - axis - rb, 1);
+  return nc.bb.reshape(b, shape);
+}
+
 /// Handler for an ONNX op that is one bwc.unary.
 NodeHandler unaryHandler(UnaryFn fn) {
   return [fn](NodeContext &nc, Results &out) -> LogicalResult {
@@ -36,6 +49,11 @@ NodeHandler binaryHandler(BinaryFn fn) {
     FailureOr<Value> a = nc.requiredInput(0), b = nc.requiredInput(1);
     if (failed(a) || failed(b))
       return failure();
+    if (nc.opset < 7 && nc.attrInt("broadcast", 0)) {
+      int64_t ra = BWCBuilder::typeOf(*a).getRank();
+      int64_t rb = BWCBuilder::typeOf(*b).getRank();
+      *b = alignLegacyBroadcast(nc, *a, *b, nc.attrInt("axis", ra - rb));
+    }
     if (!broadcastShapes(BWCBuilder::shapeOf(*a), BWCBuilder::shapeOf(*b)))
       return nc.error() << "input shapes do not broadcast", failure();
     Value rhs = nc.bb.cast(*b, BWCBuilder::elementTypeOf(*a));
@@ -159,6 +177,10 @@ LogicalResult importPRelu(NodeContext &nc, Results &out) {
   FailureOr<Value> x = nc.requiredInput(0), slope = nc.requiredInput(1);
   if (failed(x) || failed(slope))
     return failure();
+  // Before opset 7 a 1-D slope is per channel (axis 1).
+  if (nc.opset < 7 && BWCBuilder::typeOf(*slope).getRank() == 1 &&
+      BWCBuilder::typeOf(*x).getRank() > 2)
+    *slope = alignLegacyBroadcast(nc, *x, *slope, 1);
   if (!broadcastsTo(BWCBuilder::shapeOf(*slope), BWCBuilder::shapeOf(*x)))
     return nc.error() << "slope does not broadcast to the input", failure();
   Type elt = BWCBuilder::elementTypeOf(*x);
@@ -181,7 +203,7 @@ LogicalResult importConstant(NodeContext &nc, Results &out) {
         numElements(shape) > (int64_t(1) << 30))
       return nc.error() << "has an invalid shape", failure();
     FailureOr<ElementsAttr> value = tensorToAttr(
-        t, RankedTensorType::get(shape, elt), nc.inlineConstantLimit, "",
+        t, RankedTensorType::get(shape, elt), nc.inlineConstantLimit,
         [&]() -> InFlightDiagnostic { return nc.error() << "value "; });
     if (failed(value))
       return failure();
@@ -222,15 +244,21 @@ LogicalResult importDropout(NodeContext &nc, Results &out) {
   FailureOr<Value> x = nc.requiredInput(0);
   if (failed(x))
     return failure();
-  if (auto training = nc.constInts(2); training && !training->empty() &&
-                                       (*training)[0] != 0)
-    return nc.error() << "training_mode=true is not supported (bwc compiles "
-                         "inference graphs)",
-           failure();
   if (nc.input(2) && !nc.constInts(2))
     return nc.error() << "training_mode must be a constant", failure();
+  if (auto training = nc.constInts(2); training && !training->empty() &&
+                                       (*training)[0] != 0) {
+    // Training mode drops at random, except with ratio 0, where it is the
+    // identity like inference mode.
+    std::optional<SmallVector<double>> ratio = nc.constFloats(1);
+    if (!ratio || ratio->empty() || (*ratio)[0] != 0.0)
+      return nc.error() << "training_mode=true with a non-zero ratio is "
+                           "random and not supported (bwc compiles "
+                           "inference graphs)",
+             failure();
+  }
   out.push_back(*x);
-  // The mask of an inference-mode Dropout is all true.
+  // The mask of an inference-mode (or ratio 0) Dropout is all true.
   auto maskType = BWCBuilder::typeOf(*x).clone(nc.bb.builder().getI1Type());
   out.push_back(nc.bb.constant(DenseElementsAttr::get(maskType, true)));
   return success();

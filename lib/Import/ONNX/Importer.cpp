@@ -15,6 +15,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -24,7 +25,7 @@
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 
-#include <deque>
+#include <queue>
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -50,11 +51,40 @@ std::string mlir::bwc::parseInputShape(StringRef text,
   return "";
 }
 
+std::string mlir::bwc::parseInputValue(StringRef text,
+                                       OnnxImportOptions &options) {
+  auto [name, file] = text.split('=');
+  if (name.empty() || file.empty())
+    return ("expected NAME=FILE.pb but got '" + text + "'").str();
+  options.inputValueFiles[name.str()] = file.str();
+  return "";
+}
+
 void mlir::bwc::registerOnnxImportDialects(DialectRegistry &registry) {
   registry.insert<BWCDialect, func::FuncDialect>();
 }
 
 namespace {
+
+/// libonnx 1.12's shape inference divides by window attributes unchecked
+/// (a zero stride is SIGFPE inside onnx::convPoolShapeInference). It is only
+/// a cross-check here, so it is skipped for such graphs; the handlers then
+/// reject the attribute with a proper error.
+bool shapeInferenceIsSafe(const onnx::GraphProto &graph) {
+  for (const auto &node : graph.node())
+    for (const auto &a : node.attribute()) {
+      if (a.name() != "strides" && a.name() != "dilations" &&
+          a.name() != "kernel_shape" && a.name() != "blocksize" &&
+          a.name() != "group")
+        continue;
+      if (a.has_i() && a.i() <= 0)
+        return false;
+      for (int64_t v : a.ints())
+        if (v <= 0)
+          return false;
+    }
+  return true;
+}
 
 class GraphImporter {
 public:
@@ -74,37 +104,41 @@ private:
   Location fileLoc() { return FileLineColLoc::get(ctx, bufferName, 0, 0); }
   InFlightDiagnostic modelError() { return emitError(fileLoc()); }
   Location nodeLoc(const onnx::NodeProto &node, int index) {
-    std::string name = node.name().empty()
-                           ? node.op_type() + "_" + std::to_string(index)
-                           : node.name();
-    return NameLoc::get(StringAttr::get(ctx, name),
+    return NameLoc::get(StringAttr::get(ctx, displayName(node)),
                         FileLineColLoc::get(ctx, bufferName, index + 1, 0));
   }
-  /// Warns when ONNX shape inference fully knows an output's shape and it
-  /// differs from the one bwc computed.
-  void crossCheck(const onnx::NodeProto &node, int index,
-                  const std::string &name, Value v) {
-    auto it = inferred.find(name);
-    if (it == inferred.end() || !it->second.type().has_tensor_type() ||
-        !it->second.type().tensor_type().has_shape())
+  /// Warns when `vi` (from ONNX shape inference, or the model's declared
+  /// output types) fully knows a tensor's shape and it differs from the one
+  /// bwc computed: a disagreement means one of bwc's shape rules is wrong.
+  void crossCheck(Location loc, const std::string &what,
+                  const onnx::ValueInfoProto &vi, Value v,
+                  StringRef source) {
+    if (!vi.type().has_tensor_type())
+      return;
+    Type declared = elementTypeFor(ctx, vi.type().tensor_type().elem_type());
+    Type elt = cast<RankedTensorType>(v.getType()).getElementType();
+    if (declared && declared != elt)
+      emitWarning(loc) << what << " has element type " << elt << " but "
+                       << source << " says " << declared;
+    if (!vi.type().tensor_type().has_shape())
       return;
     SmallVector<int64_t> want;
-    for (const auto &d : it->second.type().tensor_type().shape().dim()) {
+    for (const auto &d : vi.type().tensor_type().shape().dim()) {
       if (!d.has_dim_value())
         return;
       want.push_back(d.dim_value());
     }
     ArrayRef<int64_t> got = cast<RankedTensorType>(v.getType()).getShape();
-    if (got != ArrayRef<int64_t>(want)) {
-      auto diag = emitWarning(nodeLoc(node, index))
-                  << "node '" << node.name() << "' (" << node.op_type()
-                  << "): output '" << name << "' has shape [";
-      llvm::interleaveComma(got, diag);
-      diag << "] but ONNX shape inference says [";
-      llvm::interleaveComma(want, diag);
-      diag << "]";
-    }
+    if (got == ArrayRef<int64_t>(want))
+      return;
+    auto diag = emitWarning(loc) << what << " has shape [";
+    llvm::interleaveComma(got, diag);
+    diag << "] but " << source << " says [";
+    llvm::interleaveComma(want, diag);
+    diag << "]";
   }
+  LogicalResult bindInputValues(onnx::GraphProto &graph,
+                                const llvm::StringSet<> &initNames);
   LogicalResult applyInputShapes(onnx::GraphProto &graph,
                                  const llvm::StringSet<> &initNames);
   FailureOr<RankedTensorType> valueInfoType(const onnx::ValueInfoProto &vi,
@@ -121,6 +155,49 @@ private:
   std::map<std::string, onnx::ValueInfoProto> inferred;
   int64_t opset = 0;
 };
+
+LogicalResult
+GraphImporter::bindInputValues(onnx::GraphProto &graph,
+                               const llvm::StringSet<> &initNames) {
+  bool ok = true;
+  for (const auto &[name, file] : options.inputValueFiles) {
+    const onnx::ValueInfoProto *vi = nullptr;
+    for (const auto &in : graph.input())
+      if (in.name() == name && !initNames.contains(name))
+        vi = &in;
+    if (!vi) {
+      modelError() << "--input-value names '" << name
+                   << "', which is not a graph input";
+      ok = false;
+      continue;
+    }
+    auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+    onnx::TensorProto t;
+    if (!buf || (*buf)->getBufferSize() > (size_t)INT_MAX ||
+        !t.ParseFromArray((*buf)->getBufferStart(),
+                          (int)(*buf)->getBufferSize())) {
+      modelError() << "--input-value for '" << name << "': '" << file
+                   << "' is not a readable ONNX TensorProto file";
+      ok = false;
+      continue;
+    }
+    const auto &tt = vi->type().tensor_type();
+    bool shapeOk = !tt.has_shape() || tt.shape().dim_size() == t.dims_size();
+    for (int d = 0; shapeOk && tt.has_shape() && d < t.dims_size(); ++d)
+      shapeOk = !tt.shape().dim(d).has_dim_value() ||
+                tt.shape().dim(d).dim_value() == t.dims(d);
+    if (t.data_type() != tt.elem_type() || !shapeOk) {
+      modelError() << "--input-value for '" << name
+                   << "' does not match the input's declared type or shape";
+      ok = false;
+      continue;
+    }
+    t.set_name(name);
+    *graph.add_initializer() = std::move(t);
+  }
+  return success(ok);
+}
 
 LogicalResult
 GraphImporter::applyInputShapes(onnx::GraphProto &graph,
@@ -219,7 +296,7 @@ GraphImporter::orderNodes(const onnx::GraphProto &graph,
       auto it = producer.find(in);
       if (it == producer.end()) {
         emitError(nodeLoc(node, i))
-            << "node '" << node.name() << "' (" << node.op_type()
+            << "node '" << displayName(node) << "' (" << node.op_type()
             << "): input '" << in << "' is not defined in the graph";
         ok = false;
         continue;
@@ -230,24 +307,25 @@ GraphImporter::orderNodes(const onnx::GraphProto &graph,
   }
   if (!ok)
     return failure();
-  std::deque<int> ready;
+  // Lowest index first: a sorted graph keeps its order exactly.
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
   for (int i = 0; i < graph.node_size(); ++i)
     if (pending[i] == 0)
-      ready.push_back(i);
+      ready.push(i);
   SmallVector<int> order;
   while (!ready.empty()) {
-    int i = ready.front();
-    ready.pop_front();
+    int i = ready.top();
+    ready.pop();
     order.push_back(i);
     for (int u : users[i])
       if (--pending[u] == 0)
-        ready.push_back(u);
+        ready.push(u);
   }
   if ((int)order.size() != graph.node_size()) {
     for (int i = 0; i < graph.node_size(); ++i)
       if (pending[i] > 0) {
         emitError(nodeLoc(graph.node(i), i))
-            << "graph has a cycle through node '" << graph.node(i).name()
+            << "graph has a cycle through node '" << displayName(graph.node(i))
             << "' (" << graph.node(i).op_type() << ")";
         break;
       }
@@ -272,7 +350,20 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   llvm::StringSet<> initNames;
   for (const auto &init : graph.initializer())
     initNames.insert(init.name());
-  if (failed(applyInputShapes(graph, initNames)))
+  if (failed(applyInputShapes(graph, initNames)) ||
+      failed(bindInputValues(graph, initNames)))
+    return nullptr;
+  for (const auto &[name, file] : options.inputValueFiles)
+    initNames.insert(name);
+
+  bool externalOk = true;
+  for (auto &init : *graph.mutable_initializer()) {
+    Location loc = NameLoc::get(StringAttr::get(ctx, init.name()), fileLoc());
+    externalOk &= succeeded(loadExternalData(init, baseDir, [&] {
+      return emitError(loc) << "initializer '" << init.name() << "' ";
+    }));
+  }
+  if (!externalOk)
     return nullptr;
 
   // libonnx's checker (structural validation) and shape inference (the
@@ -286,7 +377,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     emitWarning(fileLoc()) << "the ONNX checker reports: "
                            << StringRef(e.what()).split('\n').first;
   }
-  {
+  if (shapeInferenceIsSafe(graph)) {
     // Inference runs on a copy without the weights' bytes, so big models
     // stay cheap; small tensors (shape operands) keep their data.
     onnx::ModelProto light = model;
@@ -309,7 +400,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     bool knownDomain = node.domain().empty() || node.domain() == "ai.onnx";
     if (!knownDomain || !handlers.count(node.op_type())) {
       emitError(nodeLoc(node, i))
-          << "node '" << node.name() << "' (" << node.op_type() << ", opset "
+          << "node '" << displayName(node) << "' (" << node.op_type() << ", opset "
           << opset << "): unsupported operator"
           << (knownDomain ? "" : " in domain '" + node.domain() + "'");
       ok = false;
@@ -371,7 +462,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     }
     FailureOr<ElementsAttr> attr =
         tensorToAttr(init, RankedTensorType::get(shape, elt),
-                     options.inlineConstantLimit, baseDir, err);
+                     options.inlineConstantLimit, err);
     if (failed(attr)) {
       ok = false;
       continue;
@@ -403,7 +494,11 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       if (node.output(k).empty() || !results[k])
         continue;
       values[node.output(k)] = results[k];
-      crossCheck(node, i, node.output(k), results[k]);
+      if (auto it = inferred.find(node.output(k)); it != inferred.end())
+        crossCheck(nodeLoc(node, i),
+                   "node '" + displayName(node) + "' (" + node.op_type() +
+                       "): output '" + node.output(k) + "'",
+                   it->second, results[k], "ONNX shape inference");
     }
   }
   if (!ok)
@@ -417,6 +512,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       return modelError() << "graph output '" << vi.name()
                           << "' is not produced by any node",
              nullptr;
+    crossCheck(fileLoc(), "graph output '" + vi.name() + "'", vi, it->second,
+               "the model");
     outs.push_back(it->second);
     outTypes.push_back(it->second.getType());
   }
@@ -424,6 +521,11 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   func.setType(builder.getFunctionType(argTypes, outTypes));
   for (auto [i, vi] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, "bwc.name", builder.getStringAttr(vi.name()));
+  // Shape arithmetic folded to constants leaves its inputs unused: drop
+  // every dead pure op, last first, so whole dead chains go.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
   if (failed(verify(*module)))
     return nullptr;
   return module;

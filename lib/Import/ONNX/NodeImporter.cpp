@@ -22,12 +22,28 @@ Type onnx_import::elementTypeFor(MLIRContext *ctx, int t) {
   case onnx::TensorProto::DOUBLE: return b.getF64Type();
   case onnx::TensorProto::INT64: return b.getI64Type();
   case onnx::TensorProto::INT32: return b.getI32Type();
+  case onnx::TensorProto::INT16: return b.getI16Type();
+  case onnx::TensorProto::UINT16:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT32:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT64:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   case onnx::TensorProto::INT8: return b.getI8Type();
   case onnx::TensorProto::UINT8:
     return IntegerType::get(ctx, 8, IntegerType::Unsigned);
   case onnx::TensorProto::BOOL: return b.getI1Type();
   default: return nullptr;
   }
+}
+
+std::string onnx_import::displayName(const onnx::NodeProto &node) {
+  if (!node.name().empty())
+    return node.name();
+  for (const auto &out : node.output())
+    if (!out.empty())
+      return out;
+  return node.op_type();
 }
 
 const char *onnx_import::onnxTypeName(int t) {
@@ -39,52 +55,63 @@ const char *onnx_import::onnxTypeName(int t) {
 }
 
 /// Reads an initializer's elements into an attribute of `type`.
+LogicalResult
+onnx_import::loadExternalData(onnx::TensorProto &t, StringRef baseDir,
+                              std::function<InFlightDiagnostic()> err) {
+  if (t.data_location() != onnx::TensorProto::EXTERNAL)
+    return success();
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto &kv : t.external_data()) {
+    if (kv.key() == "location")
+      location = kv.value();
+    else if (kv.key() == "offset")
+      offset = std::strtoll(kv.value().c_str(), nullptr, 10);
+    else if (kv.key() == "length")
+      length = std::strtoll(kv.value().c_str(), nullptr, 10);
+  }
+  if (location.empty() || location.find("..") != std::string::npos ||
+      llvm::sys::path::is_absolute(location))
+    return err() << "has an invalid external data location '" << location
+                 << "'",
+           failure();
+  SmallString<256> path(baseDir);
+  llvm::sys::path::append(path, location);
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!buf)
+    return err() << "external data file '" << path
+                 << "' cannot be read: " << buf.getError().message(),
+           failure();
+  StringRef all = (*buf)->getBuffer();
+  if (length < 0)
+    length = (int64_t)all.size() - offset;
+  if (offset < 0 || offset > (int64_t)all.size() || length < 0 ||
+      length > (int64_t)all.size() - offset)
+    return err() << "external data range [" << offset << ", "
+                 << offset + length << ") is outside '" << path << "' ("
+                 << all.size() << " bytes)",
+           failure();
+  t.set_raw_data(all.substr(offset, length).str());
+  t.clear_external_data();
+  t.set_data_location(onnx::TensorProto::DEFAULT);
+  return success();
+}
+
 FailureOr<ElementsAttr> onnx_import::tensorToAttr(const onnx::TensorProto &t,
                                      RankedTensorType type, int64_t inlineLimit,
-                                     StringRef baseDir,
                                      std::function<InFlightDiagnostic()> err) {
   int64_t n = type.getNumElements();
   Type elt = type.getElementType();
   int64_t width = elt.isInteger(1) ? 1 : (elt.getIntOrFloatBitWidth() + 7) / 8;
   std::string bytes;
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
-    std::string location;
-    int64_t offset = 0, length = -1;
-    for (const auto &kv : t.external_data()) {
-      if (kv.key() == "location")
-        location = kv.value();
-      else if (kv.key() == "offset")
-        offset = std::strtoll(kv.value().c_str(), nullptr, 10);
-      else if (kv.key() == "length")
-        length = std::strtoll(kv.value().c_str(), nullptr, 10);
-    }
-    if (location.empty() || location.find("..") != std::string::npos ||
-        llvm::sys::path::is_absolute(location))
-      return err() << "has an invalid external data location '" << location
-                   << "'",
-             failure();
-    SmallString<256> path(baseDir);
-    llvm::sys::path::append(path, location);
-    auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                           /*RequiresNullTerminator=*/false);
-    if (!buf)
-      return err() << "external data file '" << path
-                   << "' cannot be read: " << buf.getError().message(),
-             failure();
-    StringRef all = (*buf)->getBuffer();
-    if (length < 0)
-      length = (int64_t)all.size() - offset;
-    if (offset < 0 || offset > (int64_t)all.size() ||
-        length > (int64_t)all.size() - offset)
-      return err() << "external data range [" << offset << ", "
-                   << offset + length << ") is outside '" << path << "' ("
-                   << all.size() << " bytes)",
-             failure();
-    bytes = all.substr(offset, length).str();
+    return err() << "has external data that was not loaded", failure();
   } else if (t.has_raw_data()) {
     bytes = t.raw_data();
   } else {
-    // Typed fields: ONNX stores f16/bf16/i8/u8/bool/i32 in int32_data.
+    // Typed fields: ONNX stores f16/bf16/(u)i8/(u)i16/bool/i32 in
+    // int32_data and u32/u64 in uint64_data.
     auto put = [&](const void *p, size_t size) {
       bytes.append(static_cast<const char *>(p), size);
     };
@@ -103,7 +130,15 @@ FailureOr<ElementsAttr> onnx_import::tensorToAttr(const onnx::TensorProto &t,
       break;
     case onnx::TensorProto::FLOAT16:
     case onnx::TensorProto::BFLOAT16:
+    case onnx::TensorProto::INT16:
+    case onnx::TensorProto::UINT16:
       for (int32_t v : t.int32_data()) { uint16_t h = v; put(&h, 2); }
+      break;
+    case onnx::TensorProto::UINT32:
+      for (uint64_t v : t.uint64_data()) { uint32_t w = v; put(&w, 4); }
+      break;
+    case onnx::TensorProto::UINT64:
+      for (uint64_t v : t.uint64_data()) put(&v, 8);
       break;
     case onnx::TensorProto::INT8:
     case onnx::TensorProto::UINT8:
@@ -228,7 +263,7 @@ NodeContext::attrFloats(StringRef name) const {
 }
 
 InFlightDiagnostic NodeContext::error() {
-  return emitError(getLoc()) << "node '" << node.name() << "' ("
+  return emitError(getLoc()) << "node '" << displayName(node) << "' ("
                              << node.op_type() << ", opset " << opset
                              << "): ";
 }

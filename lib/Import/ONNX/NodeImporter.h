@@ -24,17 +24,23 @@ namespace mlir::bwc::onnx_import {
 /// Maps an ONNX TensorProto data type to an MLIR element type; null when
 /// bwc does not support it.
 Type elementTypeFor(MLIRContext *ctx, int onnxType);
+/// The name errors use for a node: its own, else its first output's.
+std::string displayName(const onnx::NodeProto &node);
 /// The ONNX name of a data type, for messages.
 const char *onnxTypeName(int onnxType);
 
-/// Reads a TensorProto's elements (raw, typed fields or external data under
-/// `baseDir`) into an attribute of `type`. Float tensors with more than
+/// Replaces a tensor's external data reference (a file under `baseDir`) by
+/// the bytes it names; no-op for tensors stored inline.
+LogicalResult loadExternalData(onnx::TensorProto &t, llvm::StringRef baseDir,
+                               std::function<InFlightDiagnostic()> err);
+
+/// Reads a TensorProto's elements (raw or typed fields; external data must
+/// have been loaded) into an attribute of `type`. Float tensors with more than
 /// `inlineLimit` elements become dense_resource blobs. `err` starts a
 /// diagnostic that names the tensor.
 FailureOr<ElementsAttr>
 tensorToAttr(const onnx::TensorProto &t, RankedTensorType type,
-             int64_t inlineLimit, llvm::StringRef baseDir,
-             std::function<InFlightDiagnostic()> err);
+             int64_t inlineLimit, std::function<InFlightDiagnostic()> err);
 
 class NodeContext {
 public:

@@ -600,3 +600,12 @@ func.func @dynamic(%x: tensor<?xf32>) {
   %0 = bwc.unary exp %x : (tensor<?xf32>) -> tensor<?xf32>
   return
 }
+
+// -----
+
+// Tests that cubic parameters need cubic mode.
+func.func @resize_cubic_attrs(%x: tensor<1x3x4x4xf32>) {
+  // expected-error @+1 {{expects cubic_coeff_a and exclude_outside only in cubic mode}}
+  %0 = bwc.resize linear %x scales = [1.0, 1.0, 2.0, 2.0] coord = asymmetric nearest_mode = floor {exclude_outside} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
+  return
+}

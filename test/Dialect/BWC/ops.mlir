@@ -80,3 +80,13 @@ func.func @data_movement(%x: tensor<4x8xf32>, %y: tensor<3x8xf32>, %i: tensor<2x
       : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<8x4xf32>, tensor<32xf32>, tensor<2x4x8xf32>, tensor<2x8xf32>, tensor<7x8xf32>, tensor<4x10xf32>, tensor<2x2x8xf32>, tensor<1x3x8x8xf32>
 }
+
+// CHECK-LABEL: func.func @wide_types_and_cubic
+func.func @wide_types_and_cubic(%u: tensor<4xui32>, %img: tensor<1x3x4x4xf32>) -> (tensor<4xi16>, tensor<1x3x8x8xf32>) {
+  // CHECK: bwc.cast %{{.*}} : tensor<4xui32> to tensor<4xi16>
+  %0 = bwc.cast %u : tensor<4xui32> to tensor<4xi16>
+  // CHECK: bwc.resize cubic %{{.*}} {cubic_coeff_a = -7.500000e-01 : f64, exclude_outside}
+  %1 = bwc.resize cubic %img scales = [1.0, 1.0, 2.0, 2.0] coord = half_pixel nearest_mode = floor
+      {cubic_coeff_a = -0.75 : f64, exclude_outside} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
+  return %0, %1 : tensor<4xi16>, tensor<1x3x8x8xf32>
+}

@@ -22,6 +22,11 @@ namespace mlir::bwc {
 struct OnnxImportOptions {
   /// User-fixed input shapes, by graph input name.
   std::map<std::string, llvm::SmallVector<int64_t>> inputShapes;
+  /// Graph inputs fixed to a value at compile time (a serialized ONNX
+  /// TensorProto file per input name): they become constants, as shape
+  /// tensors do in TensorRT. Used for inputs that feed shape operands
+  /// (Reshape's shape, Slice's starts, Resize's scales, ...).
+  std::map<std::string, std::string> inputValueFiles;
   /// Name of the function that holds the graph.
   std::string funcName = "main";
   /// Initializers with more elements than this become dense_resource blobs
@@ -33,6 +38,10 @@ struct OnnxImportOptions {
 /// Parses `--input-shape` values of the form `NAME=D0xD1x...` (a scalar is
 /// `NAME=`). Returns an error message on malformed text.
 std::string parseInputShape(llvm::StringRef text, OnnxImportOptions &options);
+
+/// Parses `--input-value` values of the form `NAME=FILE.pb`. Returns an
+/// error message on malformed text.
+std::string parseInputValue(llvm::StringRef text, OnnxImportOptions &options);
 
 /// Imports the model in `path`. Diagnostics go to the context's handler.
 OwningOpRef<ModuleOp> importOnnxFile(llvm::StringRef path, MLIRContext *ctx,

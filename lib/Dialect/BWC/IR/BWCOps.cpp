@@ -486,5 +486,8 @@ LogicalResult ResizeOp::verify() {
                          << in.getRank();
   if (llvm::any_of(getScales(), [](double s) { return !(s > 0.0); }))
     return emitOpError() << "expects positive scales";
+  if ((getCubicCoeffA() || getExcludeOutside()) && getMode() != ResizeMode::cubic)
+    return emitOpError()
+           << "expects cubic_coeff_a and exclude_outside only in cubic mode";
   return verifySameElementType(*this, in, out);
 }

@@ -83,7 +83,8 @@ def BWC_PadMode : I32EnumAttr<"PadMode", "padding mode", [
 }
 
 def BWC_ResizeMode : I32EnumAttr<"ResizeMode", "resize interpolation", [
-    I32EnumAttrCase<"nearest", 0>, I32EnumAttrCase<"linear", 1>]> {
+    I32EnumAttrCase<"nearest", 0>, I32EnumAttrCase<"linear", 1>,
+    I32EnumAttrCase<"cubic", 2>]> {
   let cppNamespace = "::mlir::bwc";
 }
 
@@ -107,8 +108,8 @@ def BWC_NearestMode : I32EnumAttr<"NearestMode", "resize nearest rounding", [
 // Types
 //===----------------------------------------------------------------------===//
 
-def BWC_Element : AnyTypeOf<[F16, BF16, F32, F64, I1, I8, I32, I64,
-                             UI8]>;
+def BWC_Element : AnyTypeOf<[F16, BF16, F32, F64, I1, I8, I16, I32, I64,
+                             UI8, UI16, UI32, UI64]>;
 def BWC_Tensor : StaticShapeTensorOf<[BWC_Element]>;
 def BWC_FloatTensor : StaticShapeTensorOf<[F16, BF16, F32, F64]>;
 def BWC_IndexTensor : StaticShapeTensorOf<[I32, I64]>;

@@ -394,7 +394,9 @@ def BWC_ResizeOp : BWC_Op<"resize", [Pure]> {
   let summary = "nearest or (multi)linear resampling (ONNX Resize/Upsample)";
   let description = [{
     Output size is the result shape; `scales` (one per dim) are the ratios
-    used by the coordinate transformation, as ONNX defines them.
+    used by the coordinate transformation, as ONNX defines them. `cubic`
+    takes the kernel coefficient `cubic_coeff_a` (ONNX default -0.75) and
+    `exclude_outside`, which renormalizes weights of taps outside the input.
 
     Example:
     ```mlir
@@ -405,7 +407,9 @@ def BWC_ResizeOp : BWC_Op<"resize", [Pure]> {
   }];
   let arguments = (ins BWC_ResizeMode:$mode, BWC_FloatTensor:$input,
                    DenseF64ArrayAttr:$scales, BWC_CoordMode:$coord,
-                   BWC_NearestMode:$nearest_mode);
+                   BWC_NearestMode:$nearest_mode,
+                   OptionalAttr<F64Attr>:$cubic_coeff_a,
+                   UnitAttr:$exclude_outside);
   let results = (outs BWC_FloatTensor:$result);
   let assemblyFormat = "$mode $input `scales` `=` $scales `coord` `=` $coord "
                        "`nearest_mode` `=` $nearest_mode attr-dict `:` "
