@@ -16,8 +16,6 @@ using namespace mlir::bwc::onnx_import;
 
 namespace {
 
-using Results = SmallVectorImpl<Value>;
-
 /// Before opset 7, binary ops broadcast only with `broadcast=1`, aligning
 /// `b` with `a` from `axis` on (default: as a suffix). Reshapes `b` with
 /// trailing ones so that numpy broadcasting means the same.

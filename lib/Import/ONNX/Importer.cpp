@@ -95,7 +95,11 @@ public:
     registerElementwiseHandlers(handlers);
     registerReductionHandlers(handlers);
     registerNNHandlers(handlers);
+    registerConvPoolHandlers(handlers);
+    registerResizeHandlers(handlers);
     registerDataMovementHandlers(handlers);
+    registerGatherPadHandlers(handlers);
+    registerShapeHandlers(handlers);
   }
 
   OwningOpRef<ModuleOp> run(onnx::ModelProto &model);

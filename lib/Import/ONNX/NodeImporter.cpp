@@ -6,8 +6,11 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -273,4 +276,81 @@ FailureOr<int64_t> NodeContext::axis(int64_t value, int64_t rank) {
     return *a;
   return error() << "axis " << value << " is out of range for rank " << rank,
          failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the op families
+//===----------------------------------------------------------------------===//
+
+std::string onnx_import::str(ArrayRef<int64_t> xs) {
+  std::string s = "[";
+  for (auto [i, x] : llvm::enumerate(xs))
+    s += (i ? ", " : "") + std::to_string(x);
+  return s + "]";
+}
+
+std::optional<int64_t> onnx_import::product(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) {
+    std::optional<int64_t> next = llvm::checkedMul(p, d);
+    if (!next)
+      return std::nullopt;
+    p = *next;
+  }
+  return p;
+}
+
+LogicalResult onnx_import::requireRank(NodeContext &nc, Value x,
+                                       int64_t minRank, StringRef what) {
+  if (rankOf(x) < minRank)
+    return nc.error() << "expects " << what << " of rank >= " << minRank
+                      << " but got rank " << rankOf(x),
+           failure();
+  return success();
+}
+
+LogicalResult onnx_import::checkShape(NodeContext &nc, ArrayRef<int64_t> shape,
+                                      StringRef what) {
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }) || !product(shape))
+    return nc.error() << what << " " << str(shape) << " is not a valid shape",
+           failure();
+  return success();
+}
+
+FailureOr<Ints> onnx_import::constantInput(NodeContext &nc, int i,
+                                           StringRef name) {
+  if (!nc.input(i))
+    return nc.error() << "expects the '" << name << "' input", failure();
+  if (std::optional<Ints> v = nc.constInts(i))
+    return *v;
+  return nc.error() << "'" << name
+                    << "' input must be a constant (a non-constant " << name
+                    << " is not supported)",
+         failure();
+}
+
+FailureOr<Ints> onnx_import::normalizedAxes(NodeContext &nc,
+                                            ArrayRef<int64_t> axes,
+                                            int64_t rank) {
+  if (std::optional<Ints> norm = normalizeAxes(axes, rank))
+    return *norm;
+  return nc.error() << "axes " << str(axes)
+                    << " are out of range or repeated for rank " << rank,
+         failure();
+}
+
+TypedAttr onnx_import::scalarAttr(Type elt, double v) {
+  if (auto ft = dyn_cast<FloatType>(elt)) {
+    APFloat f(v);
+    bool lost;
+    f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return FloatAttr::get(elt, f);
+  }
+  auto it = cast<IntegerType>(elt);
+  // Saturating, as out-of-range double -> int64 casts are undefined.
+  double clamped = std::isnan(v) ? 0 : std::clamp(v, -0x1p63, 0x1p63 - 1024);
+  int64_t i = it.getWidth() == 1 ? (v != 0) : (int64_t)clamped;
+  return IntegerAttr::get(elt, APInt(it.getWidth(), (uint64_t)i,
+                                     /*isSigned=*/!it.isUnsigned(),
+                                     /*implicitTrunc=*/true));
 }

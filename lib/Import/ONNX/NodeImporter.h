@@ -11,6 +11,8 @@
 #include "bwc/Dialect/BWC/Utils/BWCBuilder.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringMap.h"
 #include <functional>
 #include <optional>
@@ -96,11 +98,66 @@ private:
 using NodeHandler =
     std::function<LogicalResult(NodeContext &, SmallVectorImpl<Value> &)>;
 using HandlerTable = llvm::StringMap<NodeHandler>;
+/// What a handler pushes its results into.
+using Results = SmallVectorImpl<Value>;
+using Ints = SmallVector<int64_t>;
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the op families
+//===----------------------------------------------------------------------===//
+
+inline ArrayRef<int64_t> shapeOf(Value v) { return BWCBuilder::shapeOf(v); }
+inline int64_t rankOf(Value v) { return BWCBuilder::typeOf(v).getRank(); }
+inline Type eltOf(Value v) { return BWCBuilder::elementTypeOf(v); }
+
+/// `[2, 3]`, for messages.
+std::string str(ArrayRef<int64_t> xs);
+
+/// Product of `dims`; std::nullopt on overflow.
+std::optional<int64_t> product(ArrayRef<int64_t> dims);
+
+/// True when output `i` of the node is requested (present and named).
+inline bool outputRequested(NodeContext &nc, int i) {
+  return i < nc.node.output_size() && !nc.node.output(i).empty();
+}
+
+/// The spatial axes [2, rank) of an NC... tensor.
+inline Ints spatialAxes(Value x) {
+  return llvm::to_vector(llvm::seq<int64_t>(2, rankOf(x)));
+}
+
+/// Errors unless `x` has rank >= `minRank`.
+LogicalResult requireRank(NodeContext &nc, Value x, int64_t minRank,
+                          llvm::StringRef what);
+
+/// Errors unless every dim of a computed shape is non-negative and the
+/// element count fits in int64.
+LogicalResult checkShape(NodeContext &nc, ArrayRef<int64_t> shape,
+                         llvm::StringRef what);
+
+/// Integer values of input `i` (called `name` in messages), which must be
+/// present and constant after folding.
+FailureOr<Ints> constantInput(NodeContext &nc, int i, llvm::StringRef name);
+
+/// Normalizes `axes` against `rank`; errors on out-of-range or repeated axes.
+FailureOr<Ints> normalizedAxes(NodeContext &nc, ArrayRef<int64_t> axes,
+                               int64_t rank);
+
+/// A rank-0 attribute of element type `elt` holding `v`.
+TypedAttr scalarAttr(Type elt, double v);
+
+//===----------------------------------------------------------------------===//
+// Op families
+//===----------------------------------------------------------------------===//
 
 void registerElementwiseHandlers(HandlerTable &table);
 void registerReductionHandlers(HandlerTable &table);
 void registerNNHandlers(HandlerTable &table);
+void registerConvPoolHandlers(HandlerTable &table);
+void registerResizeHandlers(HandlerTable &table);
 void registerDataMovementHandlers(HandlerTable &table);
+void registerGatherPadHandlers(HandlerTable &table);
+void registerShapeHandlers(HandlerTable &table);
 
 } // namespace mlir::bwc::onnx_import
 

@@ -15,8 +15,6 @@ using namespace mlir::bwc::onnx_import;
 
 namespace {
 
-using Results = SmallVectorImpl<Value>;
-
 /// What a Reduce* op applies before and after its core reduction.
 enum class ReduceFlavor { plain, l1, l2, sumSquare, logSum, logSumExp };
 
