@@ -28,16 +28,16 @@ FailureOr<ResizeMode> readResizeMode(NodeContext &nc, bool allowCubic) {
   return nc.error() << "unsupported mode '" << s << "'", failure();
 }
 
-/// Reads input X of Resize or Upsample, which must be a float tensor, then
-/// the mode.
+/// Reads input X of Resize or Upsample, which must be numeric, then the
+/// mode.
 FailureOr<ResizeMode> readResizeInput(NodeContext &nc, bool allowCubic,
                                       Value &x) {
   FailureOr<Value> xi = nc.requiredInput(0);
   if (failed(xi))
     return failure();
   x = *xi;
-  if (!isa<FloatType>(eltOf(x)))
-    return nc.error() << "expects a float input but got " << eltOf(x),
+  if (eltOf(x).isInteger(1))
+    return nc.error() << "expects a numeric input but got " << eltOf(x),
            failure();
   return readResizeMode(nc, allowCubic);
 }

@@ -609,3 +609,12 @@ func.func @resize_cubic_attrs(%x: tensor<1x3x4x4xf32>) {
   %0 = bwc.resize linear %x scales = [1.0, 1.0, 2.0, 2.0] coord = asymmetric nearest_mode = floor {exclude_outside} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
   return
 }
+
+// -----
+
+// Tests that resize rejects booleans.
+func.func @resize_bool(%x: tensor<1x1x2x2xi1>) {
+  // expected-error @+1 {{expects a numeric input but got i1}}
+  %0 = bwc.resize nearest %x scales = [1.0, 1.0, 2.0, 2.0] coord = asymmetric nearest_mode = floor : (tensor<1x1x2x2xi1>) -> tensor<1x1x4x4xi1>
+  return
+}

@@ -486,6 +486,8 @@ LogicalResult ResizeOp::verify() {
                          << in.getRank();
   if (llvm::any_of(getScales(), [](double s) { return !(s > 0.0); }))
     return emitOpError() << "expects positive scales";
+  if (in.getElementType().isInteger(1))
+    return emitOpError() << "expects a numeric input but got i1";
   if ((getCubicCoeffA() || getExcludeOutside()) && getMode() != ResizeMode::cubic)
     return emitOpError()
            << "expects cubic_coeff_a and exclude_outside only in cubic mode";

@@ -393,6 +393,8 @@ def BWC_GatherOp : BWC_Op<"gather", [Pure]> {
 def BWC_ResizeOp : BWC_Op<"resize", [Pure]> {
   let summary = "nearest or (multi)linear resampling (ONNX Resize/Upsample)";
   let description = [{
+    Any numeric element type (ONNX allows integer images); interpolation of
+    integers rounds to nearest and saturates, as ONNX Runtime does.
     Output size is the result shape; `scales` (one per dim) are the ratios
     used by the coordinate transformation, as ONNX defines them. `cubic`
     takes the kernel coefficient `cubic_coeff_a` (ONNX default -0.75) and
@@ -405,12 +407,12 @@ def BWC_ResizeOp : BWC_Op<"resize", [Pure]> {
         : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
     ```
   }];
-  let arguments = (ins BWC_ResizeMode:$mode, BWC_FloatTensor:$input,
+  let arguments = (ins BWC_ResizeMode:$mode, BWC_Tensor:$input,
                    DenseF64ArrayAttr:$scales, BWC_CoordMode:$coord,
                    BWC_NearestMode:$nearest_mode,
                    OptionalAttr<F64Attr>:$cubic_coeff_a,
                    UnitAttr:$exclude_outside);
-  let results = (outs BWC_FloatTensor:$result);
+  let results = (outs BWC_Tensor:$result);
   let assemblyFormat = "$mode $input `scales` `=` $scales `coord` `=` $coord "
                        "`nearest_mode` `=` $nearest_mode attr-dict `:` "
                        "functional-type(operands, results)";
