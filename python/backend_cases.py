@@ -26,11 +26,48 @@ ConstantOfShape Range Trilu DepthToSpace SpaceToDepth Constant Dropout
 """.split())
 FOLDERS = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 
+# Operand positions that a static compiler needs as values at compile time
+# (TensorRT calls such inputs shape tensors).
+SHAPE_OPERANDS = {
+    "Reshape": [1], "Expand": [1], "Tile": [1], "Slice": [1, 2, 3, 4],
+    "Squeeze": [1], "Unsqueeze": [1], "Split": [1], "Pad": [1, 2, 3],
+    "ConstantOfShape": [0], "Range": [0, 1, 2], "Resize": [1, 2, 3],
+    "Upsample": [1], "Dropout": [1, 2],
+    **{op: [1] for op in ["ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
+                          "ReduceProd", "ReduceL1", "ReduceL2",
+                          "ReduceSumSquare", "ReduceLogSumExp"]},
+}
 
-def main(argv):
-    show_all = "--all" in argv
-    args = [a for a in argv if a != "--all"]
-    root = args[0] if args else "/usr/share/libonnx-testdata/data"
+
+def shape_inputs(case):
+    """Graph inputs whose values reach a shape operand (through any chain
+    of nodes), with the test-data file that holds each value."""
+    import onnx
+    model = onnx.load(os.path.join(case, "model.onnx"), load_external_data=False)
+    g = model.graph
+    inits = {t.name for t in g.initializer}
+    inputs = [i.name for i in g.input if i.name not in inits]
+    producer = {o: n for n in g.node for o in n.output}
+    todo = [n.input[k] for n in g.node
+            for k in SHAPE_OPERANDS.get(n.op_type, []) if k < len(n.input)]
+    seen, found = set(), set()
+    while todo:
+        t = todo.pop()
+        if not t or t in seen:
+            continue
+        seen.add(t)
+        if t in inputs:
+            found.add(t)
+        elif t in producer:
+            todo.extend(producer[t].input)
+    data = os.path.join(case, "test_data_set_0")
+    return [(name, os.path.join(data, f"input_{inputs.index(name)}.pb"))
+            for name in inputs if name in found]
+
+
+def classify(root="/usr/share/libonnx-testdata/data"):
+    """Yields (case_dir, unlisted_ops) for every case; unlisted_ops is None
+    for a model that cannot be read."""
     for folder in FOLDERS:
         base = os.path.join(root, folder)
         if not os.path.isdir(base):
@@ -41,17 +78,48 @@ def main(argv):
                 continue
             try:
                 model = onnx.load(path, load_external_data=False)
-            except Exception as e:  # a broken case is reported, not fatal
-                if show_all:
-                    print(f"{os.path.dirname(path)}\tunreadable: {e}")
+            except Exception:  # a broken case is reported, not fatal
+                yield os.path.dirname(path), None
                 continue
             ops = {n.op_type for n in model.graph.node}
-            unlisted = sorted(ops - SUPPORTED)
-            if show_all:
-                print(f"{os.path.dirname(path)}\t"
-                      f"{'listed' if not unlisted else ' '.join(unlisted)}")
-            elif not unlisted:
-                print(os.path.dirname(path))
+            yield os.path.dirname(path), sorted(ops - SUPPORTED)
+
+
+def list_cases(root="/usr/share/libonnx-testdata/data"):
+    """The case directories made only of supported operators."""
+    return [case for case, unlisted in classify(root) if unlisted == []]
+
+
+def key(case):
+    """`folder/case`, the name expected-failure lists use."""
+    parts = case.rstrip("/").split("/")
+    return "/".join(parts[-2:])
+
+
+def read_expected(path):
+    """`folder/case  # reason` lines into a dict."""
+    expected = {}
+    if path:
+        for line in open(path):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, _, reason = line.partition("#")
+            expected[name.strip()] = reason.strip()
+    return expected
+
+
+def main(argv):
+    show_all = "--all" in argv
+    args = [a for a in argv if a != "--all"]
+    root = args[0] if args else "/usr/share/libonnx-testdata/data"
+    for case, unlisted in classify(root):
+        if show_all:
+            state = ("unreadable" if unlisted is None else
+                     "listed" if not unlisted else " ".join(unlisted))
+            print(f"{case}\t{state}")
+        elif unlisted == []:
+            print(case)
 
 
 if __name__ == "__main__":

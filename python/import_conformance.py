@@ -22,56 +22,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import backend_cases  # noqa: E402
 
 
-def list_cases(root):
-    import io
-    import contextlib
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        backend_cases.main([root])
-    return [line for line in buf.getvalue().splitlines() if line]
-
-
-# Operand positions that a static compiler needs as values at compile time
-# (TensorRT calls such inputs shape tensors).
-SHAPE_OPERANDS = {
-    "Reshape": [1], "Expand": [1], "Tile": [1], "Slice": [1, 2, 3, 4],
-    "Squeeze": [1], "Unsqueeze": [1], "Split": [1], "Pad": [1, 2, 3],
-    "ConstantOfShape": [0], "Range": [0, 1, 2], "Resize": [1, 2, 3],
-    "Upsample": [1], "Dropout": [1, 2],
-    **{op: [1] for op in ["ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
-                          "ReduceProd", "ReduceL1", "ReduceL2",
-                          "ReduceSumSquare", "ReduceLogSumExp"]},
-}
-
-
-def shape_inputs(case):
-    """Graph inputs whose values reach a shape operand (through any chain
-    of nodes), with the test-data file that holds each value."""
-    import onnx
-    model = onnx.load(os.path.join(case, "model.onnx"), load_external_data=False)
-    g = model.graph
-    inits = {t.name for t in g.initializer}
-    inputs = [i.name for i in g.input if i.name not in inits]
-    producer = {o: n for n in g.node for o in n.output}
-    todo = [n.input[k] for n in g.node
-            for k in SHAPE_OPERANDS.get(n.op_type, []) if k < len(n.input)]
-    seen, found = set(), set()
-    while todo:
-        t = todo.pop()
-        if not t or t in seen:
-            continue
-        seen.add(t)
-        if t in inputs:
-            found.add(t)
-        elif t in producer:
-            todo.extend(producer[t].input)
-    data = os.path.join(case, "test_data_set_0")
-    return [(name, os.path.join(data, f"input_{inputs.index(name)}.pb"))
-            for name in inputs if name in found]
-
-
 def run_case(bwc_opt, case):
-    binds = [f"--input-value={n}={f}" for n, f in shape_inputs(case)]
+    binds = [f"--input-value={n}={f}"
+             for n, f in backend_cases.shape_inputs(case)]
     try:
         p = subprocess.run([bwc_opt, os.path.join(case, "model.onnx")] + binds,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -89,11 +42,6 @@ def run_case(bwc_opt, case):
     return case, True, ""
 
 
-def key(case):
-    parts = case.rstrip("/").split("/")
-    return "/".join(parts[-2:])
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bwc_opt")
@@ -103,22 +51,15 @@ def main():
     ap.add_argument("-j", type=int, default=2)
     args = ap.parse_args()
 
-    cases = list_cases(args.root)
+    cases = backend_cases.list_cases(args.root)
     with concurrent.futures.ThreadPoolExecutor(args.j) as ex:
         results = list(ex.map(lambda c: run_case(args.bwc_opt, c), cases))
 
-    expected = {}
-    if args.expect:
-        for line in open(args.expect):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            name, _, reason = line.partition("#")
-            expected[name.strip()] = reason.strip()
+    expected = backend_cases.read_expected(args.expect)
 
     folders = {}
     for case, ok, _ in results:
-        f = key(case).split("/")[0]
+        f = backend_cases.key(case).split("/")[0]
         folders.setdefault(f, [0, 0])[0 if ok else 1] += 1
     passed = sum(v[0] for v in folders.values())
     failed = sum(v[1] for v in folders.values())
@@ -126,10 +67,10 @@ def main():
         print(f"{f:20s} imported {p:4d}  failed {fl:4d}")
 
     unexpected = [(c, m) for c, ok, m in results
-                  if not ok and key(c) not in expected]
-    now_pass = [key(c) for c, ok, _ in results if ok and key(c) in expected]
+                  if not ok and backend_cases.key(c) not in expected]
+    now_pass = [backend_cases.key(c) for c, ok, _ in results if ok and backend_cases.key(c) in expected]
     for c, m in unexpected:
-        print(f"UNEXPECTED FAILURE {key(c)}: {m}")
+        print(f"UNEXPECTED FAILURE {backend_cases.key(c)}: {m}")
     for c in now_pass:
         print(f"now imports (remove from the expected list): {c}")
     if args.markdown:
@@ -141,7 +82,7 @@ def main():
             out.write("Failures:\n\n")
             for c, ok, m in results:
                 if not ok:
-                    out.write(f"- `{key(c)}`: {expected.get(key(c), m)}\n")
+                    out.write(f"- `{backend_cases.key(c)}`: {expected.get(backend_cases.key(c), m)}\n")
     print(f"import: {passed} of {len(results)} cases imported")
     if args.expect and unexpected:
         return 1

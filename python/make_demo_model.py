@@ -4,8 +4,13 @@
 ReduceMean/Sub/Pow/Sqrt/Div, a dynamic batch dim). It is the memory-bound
 sub-graph DESIGN.md measures peers on.
 
-Usage: make_demo_model.py OUT.onnx [ROWS]
+Usage: make_demo_model.py OUT_DIR [ROWS]
+Writes OUT_DIR/model.onnx and, for ROWS rows (default 512), one
+test_data_set_0 with random inputs and the numpy reference output, so that
+`bwc-run --check OUT_DIR` can check a compiled model.
 """
+import math
+import os
 import sys
 
 import numpy as np
@@ -13,8 +18,18 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 
+def reference(x, r, a, b, gamma, beta):
+    h = x * a + b
+    erf = np.vectorize(math.erf)(h / np.sqrt(2.0))
+    s = 0.5 * h * (1.0 + erf) + r
+    mu = s.mean(axis=-1, keepdims=True)
+    var = ((s - mu) ** 2).mean(axis=-1, keepdims=True)
+    return (s - mu) / np.sqrt(var + 1e-5) * gamma + beta
+
+
 def main():
-    out = sys.argv[1]
+    out_dir = sys.argv[1]
+    rows = int(sys.argv[2]) if len(sys.argv) > 2 else 512
     cols = 4096
     rng = np.random.default_rng(0)
 
@@ -55,7 +70,20 @@ def main():
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)],
                               producer_name="bwc make_demo_model.py")
     onnx.checker.check_model(model)
-    onnx.save(model, out)
+    os.makedirs(os.path.join(out_dir, "test_data_set_0"), exist_ok=True)
+    onnx.save(model, os.path.join(out_dir, "model.onnx"))
+
+    weights = {t.name: numpy_helper.to_array(t) for t in inits}
+    x = rng.standard_normal((rows, cols)).astype(np.float32)
+    r = rng.standard_normal((rows, cols)).astype(np.float32)
+    y = reference(x.astype(np.float64), r, weights["a"], weights["b"],
+                  weights["gamma"], weights["beta"]).astype(np.float32)
+    data = os.path.join(out_dir, "test_data_set_0")
+    for k, (name, value) in enumerate([("x", x), ("r", r)]):
+        with open(os.path.join(data, f"input_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(value, name).SerializeToString())
+    with open(os.path.join(data, "output_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(y, "y").SerializeToString())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,111 @@
+//===- Artifact.h - The compiled program file -------------------*- C++ -*-===//
+//
+// The artifact is one file holding everything a run needs: the I/O
+// signature, the buffers (inputs, outputs, weights, intermediates), the
+// kernels and their static cost, the ordered launch list, the code (a shared
+// object for the CPU target; PTX/cubin for CUDA later) and the weights.
+// docs/artifact.md specifies the byte layout.
+//
+// This header is part of the runtime: C++17 only, no MLIR or LLVM, so the
+// runtime builds on machines without them. The compiler writes artifacts
+// with the same code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_RUNTIME_ARTIFACT_H
+#define BWC_RUNTIME_ARTIFACT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bwc::rt {
+
+/// Element types, numbered as ONNX's TensorProto.DataType so that .pb files
+/// map directly.
+enum class DType : int32_t {
+  f32 = 1, u8 = 2, i8 = 3, u16 = 4, i16 = 5, i32 = 6, i64 = 7, boolean = 9,
+  f16 = 10, f64 = 11, u32 = 12, u64 = 13, bf16 = 16,
+};
+/// Bytes per element; 0 for a value that is not a known DType.
+size_t dtypeSize(DType t);
+/// "f32", "i64", ... ; "unknown" otherwise.
+const char *dtypeName(DType t);
+/// True when `code` is one of the DType values.
+bool isValidDType(int32_t code);
+
+enum class BufferKind : uint8_t { input = 0, output = 1, weight = 2,
+                                  intermediate = 3 };
+
+struct TensorDesc {
+  std::string name;
+  DType dtype = DType::f32;
+  std::vector<int64_t> shape;
+  /// Elements (product of the shape).
+  int64_t numElements() const;
+  uint64_t bytes() const { return numElements() * dtypeSize(dtype); }
+};
+
+/// No arena: the runtime gives the buffer its own allocation (until the
+/// buffer planner, M1.5, assigns arena offsets).
+constexpr uint64_t kNoArenaOffset = ~uint64_t(0);
+
+struct Buffer {
+  BufferKind kind = BufferKind::intermediate;
+  uint64_t bytes = 0;
+  /// Offset in the arena for intermediates, or kNoArenaOffset.
+  uint64_t arenaOffset = kNoArenaOffset;
+  /// Weights: where the bytes are in Artifact::weights.
+  uint64_t weightOffset = 0;
+  /// Inputs/outputs: the index in Artifact::inputs/outputs; -1 otherwise.
+  int32_t ioIndex = -1;
+};
+
+/// One generated kernel and its static cost (bytes each launch must move).
+struct Kernel {
+  std::string name;     ///< symbol in the code object
+  std::string ops;      ///< the bwc ops it computes, for reports
+  uint64_t bytesRead = 0, bytesWritten = 0, flops = 0;
+};
+
+/// One kernel launch; `args` are buffer indices in the kernel's argument
+/// order (its inputs, then its outputs).
+struct Launch {
+  uint32_t kernel = 0;
+  std::vector<uint32_t> args;
+};
+
+struct Artifact {
+  /// "cpu" or "cuda".
+  std::string target = "cpu";
+  std::vector<TensorDesc> inputs, outputs;
+  /// Buffer index of each input and output (outputs may share a buffer
+  /// with an input, a weight or another output).
+  std::vector<uint32_t> inputBuffers, outputBuffers;
+  std::vector<Buffer> buffers;
+  std::vector<Kernel> kernels;
+  std::vector<Launch> launches;
+  uint64_t arenaBytes = 0;
+  /// CPU: an ELF shared object whose kernels are `void name(void **args)`.
+  std::string code;
+  std::string weights;
+  /// The static report (JSON text), as `bwc-compile --report-json` writes.
+  std::string report;
+};
+
+/// Serializes with the header, format version and checksum.
+std::string serialize(const Artifact &a);
+/// Parses and validates everything (magic, version, checksum, every index,
+/// size and offset); on failure returns false with a one-line `error`.
+bool deserialize(const std::string &bytes, Artifact &a, std::string &error);
+/// Reads and deserializes a file; errors name the file.
+bool readArtifactFile(const std::string &path, Artifact &a,
+                      std::string &error);
+bool writeArtifactFile(const std::string &path, const Artifact &a,
+                       std::string &error);
+
+/// Current format version; readers refuse others.
+constexpr uint32_t kArtifactVersion = 1;
+
+} // namespace bwc::rt
+
+#endif // BWC_RUNTIME_ARTIFACT_H

@@ -1,0 +1,504 @@
+//===- Artifact.cpp - Artifact serialization and validation ---------------===//
+//
+// The byte layout and every validation rule are specified in
+// docs/artifact.md. The reader treats the file as hostile: every count is
+// bounded by the bytes left before anything is allocated, and every index,
+// offset and size is checked before a runtime can use it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bwc/Runtime/Artifact.h"
+#include "FileUtil.h"
+
+#include <cstring>
+#include <limits>
+
+namespace bwc::rt {
+
+//===----------------------------------------------------------------------===//
+// DType and TensorDesc
+//===----------------------------------------------------------------------===//
+
+size_t dtypeSize(DType t) {
+  switch (t) {
+  case DType::u8:
+  case DType::i8:
+  case DType::boolean:
+    return 1;
+  case DType::u16:
+  case DType::i16:
+  case DType::f16:
+  case DType::bf16:
+    return 2;
+  case DType::f32:
+  case DType::i32:
+  case DType::u32:
+    return 4;
+  case DType::i64:
+  case DType::f64:
+  case DType::u64:
+    return 8;
+  }
+  return 0;
+}
+
+const char *dtypeName(DType t) {
+  switch (t) {
+  case DType::f32:
+    return "f32";
+  case DType::u8:
+    return "u8";
+  case DType::i8:
+    return "i8";
+  case DType::u16:
+    return "u16";
+  case DType::i16:
+    return "i16";
+  case DType::i32:
+    return "i32";
+  case DType::i64:
+    return "i64";
+  case DType::boolean:
+    return "bool";
+  case DType::f16:
+    return "f16";
+  case DType::f64:
+    return "f64";
+  case DType::u32:
+    return "u32";
+  case DType::u64:
+    return "u64";
+  case DType::bf16:
+    return "bf16";
+  }
+  return "unknown";
+}
+
+bool isValidDType(int32_t code) {
+  return dtypeSize(static_cast<DType>(code)) != 0;
+}
+
+int64_t TensorDesc::numElements() const {
+  // Wrapping product: only validated descriptors (no overflow) are used for
+  // sizes, see validateDesc.
+  uint64_t n = 1;
+  for (int64_t d : shape)
+    n *= static_cast<uint64_t>(d);
+  return static_cast<int64_t>(n);
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Byte writer and bounded reader
+//===----------------------------------------------------------------------===//
+
+constexpr char kMagic[8] = {'B', 'W', 'C', 'A', 'R', 'T', 'F', '\0'};
+constexpr size_t kHeaderBytes = 32;
+/// No tensor or buffer may exceed this many bytes (keeps every sum of two
+/// sizes or offsets below 2^63).
+constexpr uint64_t kMaxBytes = uint64_t(1) << 62;
+
+uint64_t fnv1a64(const char *data, size_t size) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < size; ++i) {
+    h ^= static_cast<uint8_t>(data[i]);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+struct Writer {
+  std::string out;
+  void u8(uint8_t v) { out.push_back(static_cast<char>(v)); }
+  void u32(uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+      u8(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void u64(uint64_t v) {
+    for (int i = 0; i < 8; ++i)
+      u8(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void str(const std::string &s) {
+    u64(s.size());
+    out += s;
+  }
+};
+
+/// Reads little-endian fields; the first failure sticks in `error` and every
+/// later read returns zero.
+struct Reader {
+  const std::string &in;
+  size_t pos;
+  std::string error;
+
+  Reader(const std::string &in, size_t pos) : in(in), pos(pos) {}
+  bool ok() const { return error.empty(); }
+  size_t left() const { return in.size() - pos; }
+  bool need(size_t n, const char *what) {
+    if (!ok())
+      return false;
+    if (n <= left())
+      return true;
+    error = std::string("artifact is malformed: ") + what + " needs " +
+            std::to_string(n) + " bytes but " + std::to_string(left()) +
+            " are left";
+    return false;
+  }
+  uint64_t le(size_t n, const char *what) {
+    if (!need(n, what))
+      return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; ++i)
+      v |= uint64_t(static_cast<uint8_t>(in[pos + i])) << (8 * i);
+    pos += n;
+    return v;
+  }
+  uint8_t u8(const char *what) { return le(1, what); }
+  uint32_t u32(const char *what) { return le(4, what); }
+  uint64_t u64(const char *what) { return le(8, what); }
+  std::string str(const char *what) {
+    uint64_t n = u64(what);
+    if (!need(n, what))
+      return {};
+    std::string s = in.substr(pos, n);
+    pos += n;
+    return s;
+  }
+  /// Reads a count of elements that each take at least `minBytes`, refusing
+  /// counts the remaining bytes cannot hold.
+  size_t count(size_t minBytes, const char *what) {
+    uint64_t n = u64(what);
+    if (!ok())
+      return 0;
+    if (n > left() / minBytes) {
+      error = std::string("artifact is malformed: ") + what + " count " +
+              std::to_string(n) + " exceeds the " + std::to_string(left()) +
+              " bytes left";
+      return 0;
+    }
+    return n;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Payload fields, in the order of the structs in Artifact.h
+//===----------------------------------------------------------------------===//
+
+void writeDesc(Writer &w, const TensorDesc &d) {
+  w.str(d.name);
+  w.u32(static_cast<uint32_t>(d.dtype));
+  w.u64(d.shape.size());
+  for (int64_t s : d.shape)
+    w.u64(static_cast<uint64_t>(s));
+}
+
+void readDesc(Reader &r, TensorDesc &d) {
+  d.name = r.str("tensor name");
+  d.dtype = static_cast<DType>(r.u32("tensor dtype"));
+  d.shape.resize(r.count(8, "tensor shape"));
+  for (int64_t &s : d.shape)
+    s = static_cast<int64_t>(r.u64("tensor dim"));
+}
+
+void writeU32s(Writer &w, const std::vector<uint32_t> &v) {
+  w.u64(v.size());
+  for (uint32_t x : v)
+    w.u32(x);
+}
+
+void readU32s(Reader &r, std::vector<uint32_t> &v, const char *what) {
+  v.resize(r.count(4, what));
+  for (uint32_t &x : v)
+    x = r.u32(what);
+}
+
+// Minimal encoded sizes, used to bound counts before allocating.
+constexpr size_t kMinDescBytes = 8 + 4 + 8;
+constexpr size_t kBufferBytes = 1 + 8 + 8 + 8 + 4;
+constexpr size_t kMinKernelBytes = 8 + 8 + 3 * 8;
+constexpr size_t kMinLaunchBytes = 4 + 8;
+
+void readPayload(Reader &r, Artifact &a) {
+  a.target = r.str("target");
+  for (auto *descs : {&a.inputs, &a.outputs}) {
+    descs->resize(r.count(kMinDescBytes, "tensor list"));
+    for (TensorDesc &d : *descs)
+      readDesc(r, d);
+  }
+  readU32s(r, a.inputBuffers, "input buffer list");
+  readU32s(r, a.outputBuffers, "output buffer list");
+  a.buffers.resize(r.count(kBufferBytes, "buffer list"));
+  for (Buffer &b : a.buffers) {
+    b.kind = static_cast<BufferKind>(r.u8("buffer kind"));
+    b.bytes = r.u64("buffer size");
+    b.arenaOffset = r.u64("buffer arena offset");
+    b.weightOffset = r.u64("buffer weight offset");
+    b.ioIndex = static_cast<int32_t>(r.u32("buffer io index"));
+  }
+  a.kernels.resize(r.count(kMinKernelBytes, "kernel list"));
+  for (Kernel &k : a.kernels) {
+    k.name = r.str("kernel name");
+    k.ops = r.str("kernel ops");
+    k.bytesRead = r.u64("kernel bytes read");
+    k.bytesWritten = r.u64("kernel bytes written");
+    k.flops = r.u64("kernel flops");
+  }
+  a.launches.resize(r.count(kMinLaunchBytes, "launch list"));
+  for (Launch &l : a.launches) {
+    l.kernel = r.u32("launch kernel");
+    readU32s(r, l.args, "launch argument list");
+  }
+  a.arenaBytes = r.u64("arena size");
+  a.code = r.str("code");
+  a.weights = r.str("weights");
+  a.report = r.str("report");
+}
+
+//===----------------------------------------------------------------------===//
+// Semantic validation
+//===----------------------------------------------------------------------===//
+
+std::string validateDesc(const TensorDesc &d, const std::string &what) {
+  std::string where = what + " '" + d.name + "'";
+  if (!isValidDType(static_cast<int32_t>(d.dtype)))
+    return where + " has invalid dtype " +
+           std::to_string(static_cast<int32_t>(d.dtype));
+  uint64_t bytes = dtypeSize(d.dtype);
+  for (int64_t dim : d.shape) {
+    if (dim < 0)
+      return where + " has negative dimension " + std::to_string(dim);
+    if (dim != 0 && bytes > kMaxBytes / static_cast<uint64_t>(dim))
+      return where + " is too large";
+    bytes *= static_cast<uint64_t>(dim);
+  }
+  return {};
+}
+
+/// Checks a buffer used as input or output `index` (`what` = "input" or
+/// "output").
+std::string validateIO(const Artifact &a, const std::vector<TensorDesc> &descs,
+                       const std::vector<uint32_t> &bufferIds,
+                       const char *what) {
+  std::string kind = what;
+  if (bufferIds.size() != descs.size())
+    return "the artifact has " + std::to_string(descs.size()) + " " + kind +
+           "s but " + std::to_string(bufferIds.size()) + " " + kind +
+           " buffers";
+  for (size_t i = 0; i < descs.size(); ++i) {
+    std::string where = kind + " " + std::to_string(i);
+    if (std::string e = validateDesc(descs[i], kind); !e.empty())
+      return e;
+    if (bufferIds[i] >= a.buffers.size())
+      return where + " uses buffer " + std::to_string(bufferIds[i]) +
+             " but there are " + std::to_string(a.buffers.size());
+    const Buffer &b = a.buffers[bufferIds[i]];
+    if (b.bytes != descs[i].bytes())
+      return where + " '" + descs[i].name + "' needs " +
+             std::to_string(descs[i].bytes()) + " bytes but its buffer has " +
+             std::to_string(b.bytes);
+  }
+  return {};
+}
+
+std::string validateBuffers(const Artifact &a) {
+  for (size_t i = 0; i < a.buffers.size(); ++i) {
+    const Buffer &b = a.buffers[i];
+    std::string where = "buffer " + std::to_string(i);
+    if (b.kind > BufferKind::intermediate)
+      return where + " has invalid kind " +
+             std::to_string(static_cast<int>(b.kind));
+    if (b.bytes > kMaxBytes)
+      return where + " is too large";
+    bool isIO = b.kind == BufferKind::input || b.kind == BufferKind::output;
+    if (isIO) {
+      const auto &ids =
+          b.kind == BufferKind::input ? a.inputBuffers : a.outputBuffers;
+      if (b.ioIndex < 0 || static_cast<size_t>(b.ioIndex) >= ids.size() ||
+          ids[b.ioIndex] != i)
+        return where + " claims to be " +
+               (b.kind == BufferKind::input ? "input " : "output ") +
+               std::to_string(b.ioIndex) + " but is not listed as such";
+    } else if (b.ioIndex != -1) {
+      return where + " is not an input or output but has io index " +
+             std::to_string(b.ioIndex);
+    }
+    if (b.kind == BufferKind::weight &&
+        (b.weightOffset > a.weights.size() ||
+         b.bytes > a.weights.size() - b.weightOffset))
+      return where + " reads weight bytes [" + std::to_string(b.weightOffset) +
+             ", +" + std::to_string(b.bytes) + ") outside the " +
+             std::to_string(a.weights.size()) + " weight bytes";
+    if (b.arenaOffset == kNoArenaOffset)
+      continue;
+    if (b.kind != BufferKind::intermediate)
+      return where + " is not an intermediate but has an arena offset";
+    if (b.arenaOffset > a.arenaBytes || b.bytes > a.arenaBytes - b.arenaOffset)
+      return where + " occupies arena bytes [" + std::to_string(b.arenaOffset) +
+             ", +" + std::to_string(b.bytes) + ") outside the " +
+             std::to_string(a.arenaBytes) + "-byte arena";
+  }
+  // Every input has its own input buffer: run() fills each one once.
+  for (size_t i = 0; i < a.inputBuffers.size(); ++i) {
+    const Buffer &b = a.buffers[a.inputBuffers[i]];
+    if (b.kind != BufferKind::input || b.ioIndex != static_cast<int32_t>(i))
+      return "input " + std::to_string(i) + " uses buffer " +
+             std::to_string(a.inputBuffers[i]) + " which is not its own " +
+             "input buffer";
+  }
+  return {};
+}
+
+std::string validateLaunches(const Artifact &a) {
+  for (size_t i = 0; i < a.kernels.size(); ++i)
+    if (a.kernels[i].name.empty())
+      return "kernel " + std::to_string(i) + " has no name";
+  for (size_t i = 0; i < a.launches.size(); ++i) {
+    const Launch &l = a.launches[i];
+    std::string where = "launch " + std::to_string(i);
+    if (l.kernel >= a.kernels.size())
+      return where + " uses kernel " + std::to_string(l.kernel) +
+             " but there are " + std::to_string(a.kernels.size());
+    for (uint32_t arg : l.args)
+      if (arg >= a.buffers.size())
+        return where + " uses buffer " + std::to_string(arg) +
+               " but there are " + std::to_string(a.buffers.size());
+  }
+  return {};
+}
+
+std::string validate(const Artifact &a) {
+  if (a.target != "cpu" && a.target != "cuda")
+    return "unknown artifact target '" + a.target + "'";
+  if (a.arenaBytes > kMaxBytes)
+    return "the arena is too large";
+  std::string e = validateIO(a, a.inputs, a.inputBuffers, "input");
+  if (e.empty())
+    e = validateIO(a, a.outputs, a.outputBuffers, "output");
+  if (e.empty())
+    e = validateBuffers(a);
+  if (e.empty())
+    e = validateLaunches(a);
+  if (!e.empty())
+    return "invalid artifact: " + e;
+  return {};
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+std::string serialize(const Artifact &a) {
+  Writer p;
+  p.str(a.target);
+  for (const auto *descs : {&a.inputs, &a.outputs}) {
+    p.u64(descs->size());
+    for (const TensorDesc &d : *descs)
+      writeDesc(p, d);
+  }
+  writeU32s(p, a.inputBuffers);
+  writeU32s(p, a.outputBuffers);
+  p.u64(a.buffers.size());
+  for (const Buffer &b : a.buffers) {
+    p.u8(static_cast<uint8_t>(b.kind));
+    p.u64(b.bytes);
+    p.u64(b.arenaOffset);
+    p.u64(b.weightOffset);
+    p.u32(static_cast<uint32_t>(b.ioIndex));
+  }
+  p.u64(a.kernels.size());
+  for (const Kernel &k : a.kernels) {
+    p.str(k.name);
+    p.str(k.ops);
+    p.u64(k.bytesRead);
+    p.u64(k.bytesWritten);
+    p.u64(k.flops);
+  }
+  p.u64(a.launches.size());
+  for (const Launch &l : a.launches) {
+    p.u32(l.kernel);
+    writeU32s(p, l.args);
+  }
+  p.u64(a.arenaBytes);
+  p.str(a.code);
+  p.str(a.weights);
+  p.str(a.report);
+
+  Writer h;
+  h.out.append(kMagic, sizeof(kMagic));
+  h.u32(kArtifactVersion);
+  h.u32(0);
+  h.u64(p.out.size());
+  h.u64(fnv1a64(p.out.data(), p.out.size()));
+  return h.out + p.out;
+}
+
+bool deserialize(const std::string &bytes, Artifact &a, std::string &error) {
+  if (std::memcmp(bytes.data(), kMagic, std::min(bytes.size(), sizeof(kMagic))))
+    return error = "not a bwc artifact (bad magic)", false;
+  if (bytes.size() < kHeaderBytes)
+    return error = "artifact is truncated: " + std::to_string(bytes.size()) +
+                   " bytes, shorter than the 32-byte header",
+           false;
+  Reader h(bytes, sizeof(kMagic));
+  uint32_t version = h.u32("version");
+  uint32_t reserved = h.u32("reserved");
+  uint64_t payloadSize = h.u64("payload size");
+  uint64_t checksum = h.u64("checksum");
+  if (version != kArtifactVersion)
+    return error = "artifact format version " + std::to_string(version) +
+                   " is not supported (expected " +
+                   std::to_string(kArtifactVersion) + ")",
+           false;
+  if (reserved != 0)
+    return error = "artifact header is malformed: reserved field is " +
+                   std::to_string(reserved) + ", expected 0",
+           false;
+  uint64_t have = bytes.size() - kHeaderBytes;
+  if (payloadSize > have)
+    return error = "artifact is truncated: the header promises " +
+                   std::to_string(payloadSize) + " payload bytes but " +
+                   std::to_string(have) + " follow it",
+           false;
+  if (payloadSize < have)
+    return error = "artifact has " + std::to_string(have - payloadSize) +
+                   " trailing bytes after the payload",
+           false;
+  if (fnv1a64(bytes.data() + kHeaderBytes, payloadSize) != checksum)
+    return error = "artifact checksum mismatch: the file is corrupted", false;
+
+  Artifact parsed;
+  Reader r(bytes, kHeaderBytes);
+  readPayload(r, parsed);
+  if (!r.ok())
+    return error = r.error, false;
+  if (r.left())
+    return error = "artifact is malformed: " + std::to_string(r.left()) +
+                   " unread bytes at the end of the payload",
+           false;
+  if (std::string e = validate(parsed); !e.empty())
+    return error = e, false;
+  a = std::move(parsed);
+  return true;
+}
+
+bool readArtifactFile(const std::string &path, Artifact &a,
+                      std::string &error) {
+  std::string bytes;
+  if (!readWholeFile(path, bytes, error))
+    return false;
+  if (!deserialize(bytes, a, error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  return true;
+}
+
+bool writeArtifactFile(const std::string &path, const Artifact &a,
+                       std::string &error) {
+  return writeWholeFile(path, serialize(a), error);
+}
+
+} // namespace bwc::rt

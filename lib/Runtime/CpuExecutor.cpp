@@ -1,0 +1,231 @@
+//===- CpuExecutor.cpp - Runs a CPU artifact ------------------------------===//
+
+#include "bwc/Runtime/CpuExecutor.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <unistd.h>
+
+namespace bwc::rt {
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+/// Writes `code` to a fresh private file (mkstemp, mode 0600) and returns
+/// its path, or "" with `error`.
+std::string writeTempCode(const std::string &code, std::string &error) {
+  const char *dir = std::getenv("TMPDIR");
+  std::string path =
+      std::string(dir && *dir ? dir : "/tmp") + "/bwc-kernels-XXXXXX";
+  int fd = mkstemp(path.data());
+  if (fd < 0) {
+    error = "cannot create a temporary file for the kernel code in '" +
+            path.substr(0, path.rfind('/')) + "': " + std::strerror(errno);
+    return "";
+  }
+  size_t done = 0;
+  while (done < code.size()) {
+    ssize_t n = write(fd, code.data() + done, code.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      error = "cannot write the kernel code to '" + path +
+              "': " + std::strerror(errno);
+      close(fd);
+      unlink(path.c_str());
+      return "";
+    }
+    done += n;
+  }
+  close(fd);
+  return path;
+}
+
+double elapsedMs(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - since)
+      .count();
+}
+
+} // namespace
+
+std::unique_ptr<CpuExecutor> CpuExecutor::create(Artifact artifact,
+                                                 std::string &error) {
+  if (artifact.target != "cpu") {
+    error = "artifact target '" + artifact.target + "' needs the " +
+            (artifact.target == "cuda" ? std::string("CUDA runtime")
+                                       : "'" + artifact.target + "' runtime") +
+            "; this executor runs 'cpu' artifacts";
+    return nullptr;
+  }
+  std::unique_ptr<CpuExecutor> exec(new CpuExecutor(std::move(artifact)));
+  if (!exec->load(error))
+    return nullptr;
+  return exec;
+}
+
+CpuExecutor::~CpuExecutor() {
+  for (void *p : allocations_)
+    std::free(p);
+  if (library_)
+    dlclose(library_);
+}
+
+bool CpuExecutor::load(std::string &error) {
+  const Artifact &a = artifact_;
+  // The code object: an empty artifact (no launches) needs none.
+  if (!a.kernels.empty()) {
+    if (a.code.size() < 4 || a.code.compare(0, 4,
+                                            "\x7f"
+                                            "ELF") != 0) {
+      error = "artifact code is not an ELF shared object";
+      return false;
+    }
+    std::string path = writeTempCode(a.code, error);
+    if (path.empty())
+      return false;
+    library_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    // The mapping outlives the name; nothing is left behind in TMPDIR.
+    unlink(path.c_str());
+    if (!library_) {
+      const char *why = dlerror();
+      error = std::string("cannot load the kernel code: ") +
+              (why ? why : "unknown dlopen error");
+      return false;
+    }
+    for (const Kernel &k : a.kernels) {
+      dlerror();
+      void *sym = dlsym(library_, k.name.c_str());
+      if (!sym) {
+        error = "kernel '" + k.name + "' is missing from the artifact's code";
+        return false;
+      }
+      kernels_.push_back(reinterpret_cast<KernelFn>(sym));
+    }
+  }
+
+  auto allocate = [&](uint64_t bytes, const std::string &what) -> void * {
+    void *p = nullptr;
+    uint64_t rounded = std::max<uint64_t>(
+        kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
+    if (posix_memalign(&p, kAlignment, rounded) != 0) {
+      error = "cannot allocate " + std::to_string(bytes) + " bytes for " + what;
+      return nullptr;
+    }
+    allocations_.push_back(p);
+    return p;
+  };
+  char *arena = nullptr;
+  if (a.arenaBytes &&
+      !(arena = static_cast<char *>(allocate(a.arenaBytes, "the arena"))))
+    return false;
+  bufferPtrs_.resize(a.buffers.size());
+  for (size_t i = 0; i < a.buffers.size(); ++i) {
+    const Buffer &b = a.buffers[i];
+    if (b.kind == BufferKind::intermediate && b.arenaOffset != kNoArenaOffset) {
+      bufferPtrs_[i] = arena + b.arenaOffset;
+      continue;
+    }
+    if (!(bufferPtrs_[i] = allocate(b.bytes, "buffer " + std::to_string(i))))
+      return false;
+    if (b.kind == BufferKind::weight)
+      std::memcpy(bufferPtrs_[i], a.weights.data() + b.weightOffset, b.bytes);
+  }
+  // The weights now live in their buffers; drop the second copy.
+  std::string().swap(artifact_.weights);
+
+  for (const Launch &l : a.launches) {
+    std::vector<void *> args;
+    for (uint32_t id : l.args)
+      args.push_back(bufferPtrs_[id]);
+    launchArgs_.push_back(std::move(args));
+  }
+  return true;
+}
+
+bool CpuExecutor::bindInputs(const std::vector<HostTensor> &inputs,
+                             std::string &error) {
+  const Artifact &a = artifact_;
+  if (inputs.size() != a.inputs.size()) {
+    error = "the model expects " + std::to_string(a.inputs.size()) +
+            " inputs but got " + std::to_string(inputs.size());
+    return false;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorDesc &want = a.inputs[i];
+    const HostTensor &got = inputs[i];
+    std::string where = "input '" + want.name + "'";
+    if (got.desc.dtype != want.dtype) {
+      error = where + " has type " + dtypeName(got.desc.dtype) +
+              " but the model expects " + dtypeName(want.dtype);
+      return false;
+    }
+    if (got.desc.shape != want.shape) {
+      error = where + " has shape " + formatShape(got.desc.shape) +
+              " but the model expects " + formatShape(want.shape);
+      return false;
+    }
+    if (got.data.size() != want.bytes()) {
+      error = where + " has " + std::to_string(got.data.size()) +
+              " bytes of data but needs " + std::to_string(want.bytes());
+      return false;
+    }
+    std::memcpy(bufferPtrs_[a.inputBuffers[i]], got.data.data(),
+                got.data.size());
+  }
+  return true;
+}
+
+void CpuExecutor::launchAll() {
+  const Artifact &a = artifact_;
+  for (size_t i = 0; i < a.launches.size(); ++i)
+    kernels_[a.launches[i].kernel](launchArgs_[i].data());
+}
+
+bool CpuExecutor::run(const std::vector<HostTensor> &inputs,
+                      std::vector<HostTensor> &outputs, std::string &error) {
+  if (!bindInputs(inputs, error))
+    return false;
+  launchAll();
+  const Artifact &a = artifact_;
+  outputs.assign(a.outputs.size(), HostTensor());
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    outputs[i].desc = a.outputs[i];
+    auto *p = static_cast<const uint8_t *>(bufferPtrs_[a.outputBuffers[i]]);
+    outputs[i].data.assign(p, p + a.outputs[i].bytes());
+  }
+  return true;
+}
+
+bool CpuExecutor::benchmark(const std::vector<HostTensor> &inputs, int warmup,
+                            int iterations, BenchStats &stats,
+                            std::string &error) {
+  if (iterations < 1) {
+    error = "the benchmark needs at least one run";
+    return false;
+  }
+  if (!bindInputs(inputs, error))
+    return false;
+  for (int i = 0; i < warmup; ++i)
+    launchAll();
+  stats.runsMs.clear();
+  for (int i = 0; i < iterations; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    launchAll();
+    stats.runsMs.push_back(elapsedMs(start));
+  }
+  std::vector<double> sorted = stats.runsMs;
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  stats.minMs = sorted.front();
+  stats.maxMs = sorted.back();
+  stats.medianMs =
+      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  return true;
+}
+
+} // namespace bwc::rt

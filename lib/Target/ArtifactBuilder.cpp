@@ -1,0 +1,193 @@
+//===- ArtifactBuilder.cpp - The launch program of an artifact ------------===//
+//
+// Every SSA value of the program function is one buffer: arguments are
+// inputs, large constants are weights, call results are intermediates (or
+// outputs when returned). Kernel calls become launches in program order.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Target/ArtifactBuilder.h"
+#include "bwc/Target/CPU/SharedObject.h"
+
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+FailureOr<rt::DType> mlir::bwc::toRuntimeType(Type t) {
+  if (t.isF32()) return rt::DType::f32;
+  if (t.isF16()) return rt::DType::f16;
+  if (t.isBF16()) return rt::DType::bf16;
+  if (t.isF64()) return rt::DType::f64;
+  if (auto it = dyn_cast<IntegerType>(t)) {
+    bool u = it.isUnsigned();
+    switch (it.getWidth()) {
+    case 1: return rt::DType::boolean;
+    case 8: return u ? rt::DType::u8 : rt::DType::i8;
+    case 16: return u ? rt::DType::u16 : rt::DType::i16;
+    case 32: return u ? rt::DType::u32 : rt::DType::i32;
+    case 64: return u ? rt::DType::u64 : rt::DType::i64;
+    }
+  }
+  return failure();
+}
+
+namespace {
+
+/// Bytes of a constant in the runtime's layout (bools one byte each).
+FailureOr<std::string> constantBytes(ConstantOp op) {
+  ElementsAttr value = op.getValue();
+  auto type = cast<RankedTensorType>(value.getType());
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return op.emitError() << "expects the weight's data blob to be present",
+             failure();
+    ArrayRef<char> data = blob->getData();
+    return std::string(data.data(), data.size());
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return op.emitError() << "expects a dense constant", failure();
+  int64_t n = type.getNumElements();
+  if (type.getElementType().isInteger(1)) {
+    std::string bytes;
+    for (bool v : dense.getValues<bool>())
+      bytes.push_back(v ? 1 : 0);
+    return bytes;
+  }
+  ArrayRef<char> raw = dense.getRawData();
+  if (dense.isSplat()) {
+    std::string bytes;
+    bytes.reserve(raw.size() * n);
+    for (int64_t i = 0; i < n; ++i)
+      bytes.append(raw.data(), raw.size());
+    return bytes;
+  }
+  return std::string(raw.data(), raw.size());
+}
+
+std::string describeKernel(func::FuncOp kernel) {
+  std::string ops;
+  kernel.walk([&](Operation *op) {
+    if (!isa<BWCDialect>(op->getDialect()) || isa<ConstantOp>(op))
+      return;
+    if (!ops.empty())
+      ops += ",";
+    ops += op->getName().stripDialect().str();
+    if (auto u = dyn_cast<UnaryOp>(op))
+      ops += "." + stringifyUnaryFn(u.getFn()).str();
+    else if (auto b = dyn_cast<BinaryOp>(op))
+      ops += "." + stringifyBinaryFn(b.getFn()).str();
+  });
+  return ops;
+}
+
+} // namespace
+
+FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
+  rt::Artifact a;
+  llvm::DenseMap<Value, uint32_t> bufferOf;
+  auto describe = [&](Value v, StringRef name) -> FailureOr<rt::TensorDesc> {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      return program.emitError() << "expects tensors in the program", failure();
+    FailureOr<rt::DType> dt = toRuntimeType(t.getElementType());
+    if (failed(dt))
+      return program.emitError() << "unsupported element type "
+                                 << t.getElementType(),
+             failure();
+    rt::TensorDesc d;
+    d.name = name.str();
+    d.dtype = *dt;
+    d.shape.assign(t.getShape().begin(), t.getShape().end());
+    return d;
+  };
+  auto addBuffer = [&](Value v, rt::BufferKind kind) -> FailureOr<uint32_t> {
+    FailureOr<rt::TensorDesc> d = describe(v, "");
+    if (failed(d))
+      return failure();
+    rt::Buffer buf;
+    buf.kind = kind;
+    buf.bytes = d->bytes();
+    a.buffers.push_back(buf);
+    bufferOf[v] = a.buffers.size() - 1;
+    return (uint32_t)a.buffers.size() - 1;
+  };
+
+  for (BlockArgument arg : program.getArguments()) {
+    auto name = program.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                     "bwc.name");
+    FailureOr<rt::TensorDesc> d = describe(
+        arg, name ? name.getValue()
+                  : StringRef("input_" + std::to_string(arg.getArgNumber())));
+    FailureOr<uint32_t> id = addBuffer(arg, rt::BufferKind::input);
+    if (failed(d) || failed(id))
+      return failure();
+    a.buffers[*id].ioIndex = a.inputs.size();
+    a.inputs.push_back(*d);
+    a.inputBuffers.push_back(*id);
+  }
+
+  ModuleOp module = program->getParentOfType<ModuleOp>();
+  for (Operation &op : program.getBody().front()) {
+    if (auto c = dyn_cast<ConstantOp>(op)) {
+      FailureOr<uint32_t> id = addBuffer(c, rt::BufferKind::weight);
+      FailureOr<std::string> bytes = constantBytes(c);
+      if (failed(id) || failed(bytes))
+        return failure();
+      a.weights.resize((a.weights.size() + 63) / 64 * 64, '\0');
+      a.buffers[*id].weightOffset = a.weights.size();
+      a.weights += *bytes;
+      continue;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto kernel = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (!kernel)
+        return call.emitError() << "calls an unknown kernel", failure();
+      rt::Kernel k;
+      k.name = (call.getCallee() + kPackedSuffix).str();
+      k.ops = describeKernel(kernel);
+      rt::Launch launch;
+      launch.kernel = a.kernels.size();
+      for (Value v : call.getOperands()) {
+        if (!bufferOf.count(v))
+          return call.emitError() << "uses a value without a buffer", failure();
+        launch.args.push_back(bufferOf[v]);
+        k.bytesRead += a.buffers[bufferOf[v]].bytes;
+      }
+      for (Value r : call.getResults()) {
+        FailureOr<uint32_t> id = addBuffer(r, rt::BufferKind::intermediate);
+        if (failed(id))
+          return failure();
+        launch.args.push_back(*id);
+        k.bytesWritten += a.buffers[*id].bytes;
+      }
+      a.kernels.push_back(k);
+      a.launches.push_back(launch);
+      continue;
+    }
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+        auto name = program.getResultAttrOfType<StringAttr>(i, "bwc.name");
+        FailureOr<rt::TensorDesc> d = describe(
+            v, name ? name.getValue() : StringRef("output_" + std::to_string(i)));
+        if (failed(d))
+          return failure();
+        uint32_t id = bufferOf.lookup(v);
+        if (a.buffers[id].kind == rt::BufferKind::intermediate) {
+          a.buffers[id].kind = rt::BufferKind::output;
+          a.buffers[id].ioIndex = a.outputs.size();
+        }
+        a.outputs.push_back(*d);
+        a.outputBuffers.push_back(id);
+      }
+      continue;
+    }
+    return op.emitError() << "expects only constants, kernel calls and a "
+                             "return in the program function",
+           failure();
+  }
+  return a;
+}

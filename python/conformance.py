@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Compiles every ONNX backend test case made of supported ops with
+bwc-compile and checks it with `bwc-run --check` (the ONNX backend-test
+tolerance), counting per folder: passed, failed, unsupported (the importer
+refused the model with an error).
+
+Inputs that feed shape operands are bound with --input-value (see
+backend_cases.shape_inputs); bwc-run matches the remaining inputs by name.
+With --expect FILE the run fails when a case off FILE does not pass, and
+lists the cases on FILE that now pass. --markdown writes docs/conformance.md.
+
+Usage: conformance.py BWC_COMPILE BWC_RUN [--expect FILE] [--markdown FILE]
+                      [-j N] [--only SUBSTRING] [-- EXTRA_COMPILE_FLAGS...]
+"""
+import argparse
+import concurrent.futures
+import datetime
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backend_cases  # noqa: E402
+
+
+def first_error(text, fallback):
+    for line in text.splitlines():
+        if "error" in line:
+            return line.split("error: ", 1)[-1][:300]
+    return (text.strip().splitlines() or [fallback])[-1][:300]
+
+
+def run_case(compiler, runner, case, extra, tmp):
+    name = backend_cases.key(case).replace("/", "__")
+    artifact = os.path.join(tmp, name + ".bwc")
+    binds = [f"--input-value={n}={f}"
+             for n, f in backend_cases.shape_inputs(case)]
+    try:
+        c = subprocess.run([compiler, os.path.join(case, "model.onnx"), "-o",
+                            artifact] + binds + extra, capture_output=True,
+                           text=True, errors="replace", timeout=300)
+    except subprocess.TimeoutExpired:
+        return case, "failed", "compile timeout"
+    if c.returncode != 0:
+        # The importer's refusals are "unsupported"; anything later failing
+        # (lowering, code generation) is a failure of the compiler.
+        msg = first_error(c.stderr, f"bwc-compile exit {c.returncode}")
+        imported = subprocess.run(
+            [compiler.replace("bwc-compile", "bwc-opt"),
+             os.path.join(case, "model.onnx")] + binds,
+            capture_output=True, timeout=120).returncode == 0
+        return case, ("failed" if imported else "unsupported"), msg
+    try:
+        r = subprocess.run([runner, artifact, "--check", case, "--quiet"],
+                           capture_output=True, text=True, errors="replace",
+                           timeout=300)
+    except subprocess.TimeoutExpired:
+        return case, "failed", "run timeout"
+    finally:
+        if os.path.exists(artifact):
+            os.unlink(artifact)
+    if r.returncode != 0:
+        out = r.stdout + r.stderr
+        bad = [l for l in out.splitlines() if "FAIL" in l or "error" in l]
+        return case, "failed", (bad[0] if bad else out.strip()[-300:])[:300]
+    return case, "passed", ""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("compiler")
+    ap.add_argument("runner")
+    ap.add_argument("--root", default="/usr/share/libonnx-testdata/data")
+    ap.add_argument("--expect")
+    ap.add_argument("--markdown")
+    ap.add_argument("--only")
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("extra", nargs="*")
+    args = ap.parse_args()
+
+    cases = backend_cases.list_cases(args.root)
+    if args.only:
+        cases = [c for c in cases if args.only in c]
+    with tempfile.TemporaryDirectory(prefix="bwc-conf-") as tmp:
+        with concurrent.futures.ThreadPoolExecutor(args.j) as ex:
+            results = list(ex.map(
+                lambda c: run_case(args.compiler, args.runner, c, args.extra,
+                                   tmp), cases))
+
+    expected = backend_cases.read_expected(args.expect)
+    folders = {}
+    for case, state, _ in results:
+        f = backend_cases.key(case).split("/")[0]
+        folders.setdefault(f, {"passed": 0, "failed": 0, "unsupported": 0})
+        folders[f][state] += 1
+    for f, n in sorted(folders.items()):
+        print(f"{f:20s} passed {n['passed']:4d}  failed {n['failed']:4d}  "
+              f"unsupported {n['unsupported']:4d}")
+    unexpected = [(c, s, m) for c, s, m in results
+                  if s != "passed" and backend_cases.key(c) not in expected]
+    now_pass = [backend_cases.key(c) for c, s, _ in results
+                if s == "passed" and backend_cases.key(c) in expected]
+    for c, s, m in unexpected:
+        print(f"UNEXPECTED {s.upper()} {backend_cases.key(c)}: {m}")
+    for c in now_pass:
+        print(f"now passes (remove from the expected list): {c}")
+    passed = sum(n["passed"] for n in folders.values())
+    failed = len(results) - passed
+    if args.markdown:
+        write_markdown(args.markdown, folders, results, expected, passed,
+                       len(results))
+    print(f"conformance: {passed} of {len(results)} cases pass")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if (args.expect is not None and unexpected) else 0
+
+
+def write_markdown(path, folders, results, expected, passed, total):
+    today = datetime.date.today().isoformat()
+    with open(path, "w") as out:
+        out.write("# ONNX backend conformance (CPU backend)\n\n")
+        out.write(f"Measured {today} with `bash scripts/conformance.sh` "
+                  "(compiles each case with bwc-compile, checks it with "
+                  "`bwc-run --check`, the ONNX backend-test rule "
+                  "|out-ref| <= 1e-7 + 1e-3 |ref|).\n\n")
+        out.write(f"**{passed} of {total}** cases made only of the M1.2 "
+                  "operators pass.\n\n")
+        out.write("| folder | cases | passed | failed | unsupported |\n"
+                  "|---|---|---|---|---|\n")
+        for f, n in sorted(folders.items()):
+            out.write(f"| {f} | {sum(n.values())} | {n['passed']} | "
+                      f"{n['failed']} | {n['unsupported']} |\n")
+        out.write("\n## Cases that do not pass\n\n"
+                  "Reasons come from `test/e2e/conformance-expected-failures.txt` "
+                  "where listed, else from the tool's message.\n\n")
+        for c, s, m in results:
+            if s != "passed":
+                k = backend_cases.key(c)
+                out.write(f"- `{k}` ({s}): {expected.get(k, m)}\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,297 @@
+//===- ArtifactTest.cpp - Artifact format and validation tests ------------===//
+
+#include "bwc/Runtime/Artifact.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+using namespace bwc::rt;
+
+namespace {
+
+/// An artifact that uses every field: two inputs, an output aliasing an
+/// input, a weight, an arena intermediate and a standalone intermediate.
+Artifact sample() {
+  Artifact a;
+  a.inputs = {{"x", DType::f32, {2, 3}}, {"ids", DType::i64, {4}}};
+  a.outputs = {{"y", DType::f32, {2, 3}}, {"x_copy", DType::f32, {2, 3}}};
+  a.inputBuffers = {0, 1};
+  a.outputBuffers = {2, 0};
+  a.weights = std::string(24, '\x01') + std::string(8, '\x02');
+  a.arenaBytes = 128;
+  Buffer x{BufferKind::input, 24, kNoArenaOffset, 0, 0};
+  Buffer ids{BufferKind::input, 32, kNoArenaOffset, 0, 1};
+  Buffer y{BufferKind::output, 24, kNoArenaOffset, 0, 0};
+  Buffer w{BufferKind::weight, 24, kNoArenaOffset, 8, -1};
+  Buffer t0{BufferKind::intermediate, 64, 64, 0, -1};
+  Buffer t1{BufferKind::intermediate, 10, kNoArenaOffset, 0, -1};
+  a.buffers = {x, ids, y, w, t0, t1};
+  a.kernels = {{"k0", "bwc.binary add", 48, 24, 6},
+               {"k1", "bwc.unary exp", 24, 24, 6}};
+  a.launches = {{0, {0, 3, 4}}, {1, {4, 5, 2}}, {1, {2, 2}}};
+  a.code = std::string("\x7f"
+                       "ELF",
+                       4) +
+           std::string(100, '\0');
+  a.report = "{\"kernels\": 2}";
+  return a;
+}
+
+uint64_t fnv(const std::string &s, size_t from) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = from; i < s.size(); ++i)
+    h = (h ^ static_cast<uint8_t>(s[i])) * 0x100000001b3ull;
+  return h;
+}
+
+uint64_t readU64(const std::string &s, size_t at) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i)
+    v |= uint64_t(static_cast<uint8_t>(s[at + i])) << (8 * i);
+  return v;
+}
+
+void writeU64(std::string &s, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i)
+    s[at + i] = static_cast<char>(v >> (8 * i));
+}
+
+/// Recomputes the header's payload size and checksum after an edit.
+void reseal(std::string &s) {
+  writeU64(s, 16, s.size() - 32);
+  writeU64(s, 24, fnv(s, 32));
+}
+
+std::string errorOf(const std::string &bytes) {
+  Artifact a;
+  std::string error;
+  EXPECT_FALSE(deserialize(bytes, a, error));
+  return error;
+}
+
+std::string errorOf(const Artifact &a) { return errorOf(serialize(a)); }
+
+bool startsWith(const std::string &s, const std::string &prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+} // namespace
+
+TEST(ArtifactTest, RoundTrip) {
+  Artifact a = sample();
+  std::string bytes = serialize(a);
+  Artifact b;
+  std::string error;
+  ASSERT_TRUE(deserialize(bytes, b, error)) << error;
+  EXPECT_EQ(b.target, "cpu");
+  ASSERT_EQ(b.inputs.size(), 2u);
+  EXPECT_EQ(b.inputs[1].name, "ids");
+  EXPECT_EQ(b.inputs[1].dtype, DType::i64);
+  EXPECT_EQ(b.inputs[1].shape, std::vector<int64_t>{4});
+  EXPECT_EQ(b.outputBuffers, (std::vector<uint32_t>{2, 0}));
+  EXPECT_EQ(b.buffers[4].arenaOffset, 64u);
+  EXPECT_EQ(b.buffers[5].arenaOffset, kNoArenaOffset);
+  EXPECT_EQ(b.buffers[3].weightOffset, 8u);
+  EXPECT_EQ(b.buffers[3].ioIndex, -1);
+  EXPECT_EQ(b.kernels[1].ops, "bwc.unary exp");
+  EXPECT_EQ(b.kernels[0].bytesRead, 48u);
+  EXPECT_EQ(b.launches[1].args, (std::vector<uint32_t>{4, 5, 2}));
+  EXPECT_EQ(b.arenaBytes, 128u);
+  EXPECT_EQ(b.code, a.code);
+  EXPECT_EQ(b.weights, a.weights);
+  EXPECT_EQ(b.report, a.report);
+  EXPECT_EQ(serialize(b), bytes);
+}
+
+TEST(ArtifactTest, HeaderLayout) {
+  std::string bytes = serialize(sample());
+  EXPECT_EQ(std::memcmp(bytes.data(), "BWCARTF\0", 8), 0);
+  EXPECT_EQ(bytes[8], 1);                 // version, little-endian u32
+  EXPECT_EQ(readU64(bytes, 8) >> 32, 0u); // reserved
+  EXPECT_EQ(readU64(bytes, 16), bytes.size() - 32);
+  EXPECT_EQ(readU64(bytes, 24), fnv(bytes, 32));
+  // The payload starts with the target string.
+  EXPECT_EQ(readU64(bytes, 32), 3u);
+  EXPECT_EQ(bytes.substr(40, 3), "cpu");
+}
+
+TEST(ArtifactTest, EmptyArtifactRoundTrips) {
+  Artifact a, b;
+  std::string error;
+  EXPECT_TRUE(deserialize(serialize(a), b, error)) << error;
+}
+
+TEST(ArtifactTest, TruncatedAtEveryOffset) {
+  std::string bytes = serialize(sample());
+  for (size_t n = 0; n < bytes.size(); ++n)
+    EXPECT_TRUE(
+        startsWith(errorOf(bytes.substr(0, n)), "artifact is truncated: "))
+        << "at " << n;
+}
+
+TEST(ArtifactTest, TrailingBytes) {
+  EXPECT_EQ(errorOf(serialize(sample()) + "xx"),
+            "artifact has 2 trailing bytes after the payload");
+}
+
+TEST(ArtifactTest, FlippedPayloadBytesFailTheChecksum) {
+  std::string bytes = serialize(sample());
+  for (size_t i = 32; i < bytes.size(); ++i) {
+    std::string bad = bytes;
+    bad[i] ^= 0x40;
+    EXPECT_EQ(errorOf(bad), "artifact checksum mismatch: the file is corrupted")
+        << "at " << i;
+  }
+}
+
+TEST(ArtifactTest, BadHeader) {
+  std::string bytes = serialize(sample());
+  std::string bad = bytes;
+  bad[0] = 'X';
+  EXPECT_EQ(errorOf(bad), "not a bwc artifact (bad magic)");
+  EXPECT_EQ(errorOf("hello world, this is not an artifact at all"),
+            "not a bwc artifact (bad magic)");
+  bad = bytes;
+  bad[8] = 2;
+  EXPECT_EQ(errorOf(bad),
+            "artifact format version 2 is not supported (expected 1)");
+  bad = bytes;
+  bad[12] = 1;
+  EXPECT_TRUE(startsWith(errorOf(bad), "artifact header is malformed"));
+  bad = bytes;
+  bad[24] ^= 1;
+  EXPECT_EQ(errorOf(bad), "artifact checksum mismatch: the file is corrupted");
+  bad = bytes;
+  writeU64(bad, 16, ~uint64_t(0));
+  EXPECT_TRUE(startsWith(errorOf(bad), "artifact is truncated: "));
+}
+
+TEST(ArtifactTest, HostileCountsDoNotAllocate) {
+  // A valid checksum over a payload whose target string claims 2^63 bytes,
+  // then one whose input list claims 2^60 entries.
+  std::string bytes = serialize(Artifact());
+  std::string bad = bytes;
+  writeU64(bad, 32, uint64_t(1) << 63);
+  reseal(bad);
+  EXPECT_TRUE(startsWith(errorOf(bad), "artifact is malformed: target"));
+  bad = bytes;
+  writeU64(bad, 32 + 8 + 3, uint64_t(1) << 60);
+  reseal(bad);
+  EXPECT_EQ(errorOf(bad), "artifact is malformed: tensor list count "
+                          "1152921504606846976 exceeds the 80 bytes left");
+}
+
+TEST(ArtifactTest, ExtraPayloadBytes) {
+  std::string bad = serialize(sample()) + "abc";
+  reseal(bad);
+  EXPECT_EQ(errorOf(bad),
+            "artifact is malformed: 3 unread bytes at the end of the payload");
+}
+
+TEST(ArtifactTest, InvalidContentWithValidChecksum) {
+  auto expect = [](const Artifact &a, const char *message) {
+    EXPECT_EQ(errorOf(a), message);
+  };
+  Artifact a = sample();
+  a.target = "tpu";
+  expect(a, "unknown artifact target 'tpu'");
+
+  a = sample();
+  a.launches[1].args[2] = 6;
+  expect(a, "invalid artifact: launch 1 uses buffer 6 but there are 6");
+  a = sample();
+  a.launches[0].kernel = 2;
+  expect(a, "invalid artifact: launch 0 uses kernel 2 but there are 2");
+  a = sample();
+  a.inputBuffers[1] = 99;
+  expect(a, "invalid artifact: input 1 uses buffer 99 but there are 6");
+  a = sample();
+  a.outputBuffers[0] = 6;
+  expect(a, "invalid artifact: output 0 uses buffer 6 but there are 6");
+  a = sample();
+  a.outputBuffers.pop_back();
+  expect(a, "invalid artifact: the artifact has 2 outputs but 1 output "
+            "buffers");
+
+  a = sample();
+  a.inputs[0].shape = {2, 4};
+  expect(a, "invalid artifact: input 0 'x' needs 32 bytes but its buffer has "
+            "24");
+  a = sample();
+  a.buffers[2].bytes = 28;
+  expect(a, "invalid artifact: output 0 'y' needs 24 bytes but its buffer has "
+            "28");
+  a = sample();
+  a.inputs[0].dtype = static_cast<DType>(8); // ONNX string
+  expect(a, "invalid artifact: input 'x' has invalid dtype 8");
+  a = sample();
+  a.outputs[0].shape = {-2, -3};
+  expect(a, "invalid artifact: output 'y' has negative dimension -2");
+  a = sample();
+  a.inputs[1].shape = {int64_t(1) << 40, int64_t(1) << 40};
+  expect(a, "invalid artifact: input 'ids' is too large");
+
+  a = sample();
+  a.buffers[3].weightOffset = 9;
+  expect(a, "invalid artifact: buffer 3 reads weight bytes [9, +24) outside "
+            "the 32 weight bytes");
+  a = sample();
+  a.buffers[3].weightOffset = ~uint64_t(0) - 4;
+  EXPECT_TRUE(startsWith(errorOf(a), "invalid artifact: buffer 3 reads"));
+  a = sample();
+  a.buffers[4].arenaOffset = 65;
+  expect(a, "invalid artifact: buffer 4 occupies arena bytes [65, +64) "
+            "outside the 128-byte arena");
+  a = sample();
+  a.buffers[3].arenaOffset = 0;
+  expect(a, "invalid artifact: buffer 3 is not an intermediate but has an "
+            "arena offset");
+  a = sample();
+  a.buffers[5].kind = static_cast<BufferKind>(7);
+  expect(a, "invalid artifact: buffer 5 has invalid kind 7");
+  a = sample();
+  a.buffers[2].ioIndex = 1;
+  expect(a, "invalid artifact: buffer 2 claims to be output 1 but is not "
+            "listed as such");
+  a = sample();
+  a.buffers[5].ioIndex = 0;
+  expect(a, "invalid artifact: buffer 5 is not an input or output but has io "
+            "index 0");
+  a = sample();
+  a.inputBuffers[1] = 0; // two inputs in one buffer
+  a.inputs[1] = a.inputs[0];
+  expect(a, "invalid artifact: buffer 1 claims to be input 1 but is not "
+            "listed as such");
+  a = sample();
+  a.kernels[0].name.clear();
+  expect(a, "invalid artifact: kernel 0 has no name");
+}
+
+TEST(ArtifactTest, RandomMutationsNeverCrash) {
+  // Resealed random edits reach the semantic checks; none may crash (this
+  // test is most useful in the ASan build).
+  std::string bytes = serialize(sample());
+  std::mt19937 rng(42);
+  int accepted = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    std::string bad = bytes;
+    int edits = 1 + rng() % 4;
+    for (int e = 0; e < edits; ++e) {
+      size_t at = 32 + rng() % (bad.size() - 32);
+      bad[at] = static_cast<char>(rng() % 3 == 0 ? 0xff : rng());
+    }
+    if (rng() % 4 == 0)
+      bad.resize(32 + rng() % (bad.size() - 32));
+    reseal(bad);
+    Artifact a;
+    std::string error;
+    if (deserialize(bad, a, error))
+      ++accepted;
+    else
+      EXPECT_FALSE(error.empty());
+  }
+  // Edits inside strings and the cost fields are still valid artifacts.
+  EXPECT_GT(accepted, 0);
+}

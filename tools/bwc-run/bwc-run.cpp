@@ -1,0 +1,413 @@
+//===- bwc-run.cpp - Runs a compiled bwc artifact -------------------------===//
+//
+//   bwc-run OUT.bwc [--input NAME=FILE.pb]... [--output-dir D]
+//           [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A]
+//           [--bench N] [--quiet]
+//
+// --input/--output-dir run once and write output_K.pb files; --check runs
+// every test_data_set_* of an ONNX test case and compares with its
+// references; --bench times N runs after a warm-up. Any bad artifact or
+// input is a one-line error on stderr and exit code 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bwc/Runtime/CpuExecutor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <dirent.h>
+#include <map>
+#include <sys/stat.h>
+
+using namespace bwc::rt;
+
+namespace {
+
+struct Options {
+  std::string artifact;
+  std::vector<std::pair<std::string, std::string>> inputs;
+  std::string outputDir, checkDir;
+  double tolerance = -1; ///< < 0: the ONNX backend-test elementwise rule
+  /// With --tolerance: an output also passes when its max abs error is at
+  /// most this (0: off). For outputs whose values sit near 0, where the
+  /// reference's own rounding dominates relative L2.
+  double absTolerance = 0;
+  int bench = 0;
+  bool quiet = false;
+};
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "bwc-run: error: %s\n", message.c_str());
+  return 1;
+}
+
+bool parseNumber(const std::string &s, double &v) {
+  char *end = nullptr;
+  v = std::strtod(s.c_str(), &end);
+  return !s.empty() && *end == '\0' && std::isfinite(v);
+}
+
+/// Parses argv; returns false with `error`.
+bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    auto flag = [&](const char *name) {
+      std::string n = name;
+      if (arg.compare(0, n.size() + 1, n + "=") == 0) {
+        value = arg.substr(n.size() + 1);
+        return true;
+      }
+      if (arg != n)
+        return false;
+      if (i + 1 >= argc)
+        return error = n + " needs a value", false;
+      value = argv[++i];
+      return true;
+    };
+    double number;
+    if (flag("--input")) {
+      size_t eq = value.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return error = "--input expects NAME=FILE, got '" + value + "'", false;
+      o.inputs.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+    } else if (flag("--output-dir")) {
+      o.outputDir = value;
+    } else if (flag("--check")) {
+      o.checkDir = value;
+    } else if (flag("--abs-tolerance")) {
+      if (!parseNumber(value, number) || number < 0)
+        return error = "--abs-tolerance expects a non-negative number", false;
+      o.absTolerance = number;
+    } else if (flag("--tolerance")) {
+      if (!parseNumber(value, number) || number < 0)
+        return error = "--tolerance expects a non-negative number", false;
+      o.tolerance = number;
+    } else if (flag("--bench")) {
+      if (!parseNumber(value, number) || number < 1 || number > 1e7 ||
+          number != std::floor(number))
+        return error = "--bench expects a positive run count", false;
+      o.bench = static_cast<int>(number);
+    } else if (!error.empty()) {
+      return false;
+    } else if (arg == "--quiet") {
+      o.quiet = true;
+    } else if (arg == "--help" || arg == "-h") {
+      return error = "usage: bwc-run OUT.bwc [--input NAME=FILE.pb]... "
+                     "[--output-dir D] [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A] "
+                     "[--bench N] [--quiet]",
+             false;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return error = "unknown option '" + arg + "'", false;
+    } else if (o.artifact.empty()) {
+      o.artifact = arg;
+    } else {
+      return error = "unexpected argument '" + arg + "'", false;
+    }
+  }
+  if (o.artifact.empty())
+    return error = "no artifact given (usage: bwc-run OUT.bwc ...)", false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison with reference outputs
+//===----------------------------------------------------------------------===//
+
+double halfToDouble(uint16_t h) {
+  int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  double v = exp == 0    ? std::ldexp(mant, -24)
+             : exp == 31 ? (mant ? NAN : INFINITY)
+                         : std::ldexp(mant + 1024, exp - 25);
+  return h & 0x8000 ? -v : v;
+}
+
+/// Element `i` of `t` as a double (integers may round; they are compared
+/// bytewise).
+double element(const HostTensor &t, size_t i) {
+  const uint8_t *p = t.data.data() + i * dtypeSize(t.desc.dtype);
+  auto load = [p](auto v) {
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  switch (t.desc.dtype) {
+  case DType::f32:
+    return load(float());
+  case DType::f64:
+    return load(double());
+  case DType::f16:
+    return halfToDouble(load(uint16_t()));
+  case DType::bf16: {
+    uint32_t bits = uint32_t(load(uint16_t())) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  case DType::u8:
+    return load(uint8_t());
+  case DType::i8:
+    return load(int8_t());
+  case DType::u16:
+    return load(uint16_t());
+  case DType::i16:
+    return load(int16_t());
+  case DType::i32:
+    return load(int32_t());
+  case DType::i64:
+    return static_cast<double>(load(int64_t()));
+  case DType::u32:
+    return load(uint32_t());
+  case DType::u64:
+    return static_cast<double>(load(uint64_t()));
+  case DType::boolean:
+    return load(uint8_t()) != 0;
+  }
+  return 0;
+}
+
+bool isFloat(DType t) {
+  return t == DType::f32 || t == DType::f64 || t == DType::f16 ||
+         t == DType::bf16;
+}
+
+struct Comparison {
+  bool pass = true;
+  double relL2 = 0, maxAbs = 0;
+  std::string why; ///< reason for a failure
+};
+
+Comparison compare(const HostTensor &out, const HostTensor &ref,
+                   double tolerance, double absTolerance) {
+  Comparison c;
+  if (out.desc.dtype != ref.desc.dtype || out.desc.shape != ref.desc.shape) {
+    c.pass = false;
+    c.why = std::string("output is ") + dtypeName(out.desc.dtype) + " " +
+            formatShape(out.desc.shape) + " but the reference is " +
+            dtypeName(ref.desc.dtype) + " " + formatShape(ref.desc.shape);
+    return c;
+  }
+  size_t n = out.data.size() / std::max<size_t>(1, dtypeSize(out.desc.dtype));
+  bool floating = isFloat(out.desc.dtype);
+  size_t size = dtypeSize(out.desc.dtype), bad = 0, badNonFinite = 0;
+  double diff2 = 0, ref2 = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double o = element(out, i), r = element(ref, i);
+    if (!floating) {
+      bad += std::memcmp(&out.data[i * size], &ref.data[i * size], size) != 0;
+    } else if (std::isnan(r) || std::isinf(r)) {
+      // NaN matches NaN; an infinity must be reproduced exactly.
+      bool same = std::isnan(r) ? std::isnan(o) : o == r;
+      bad += !same;
+      badNonFinite += !same;
+      continue;
+    } else if (!std::isfinite(o)) {
+      ++bad;
+      ++badNonFinite;
+      continue;
+    } else if (tolerance < 0) {
+      bad += !(std::fabs(o - r) <= 1e-7 + 1e-3 * std::fabs(r));
+    }
+    diff2 += (o - r) * (o - r);
+    ref2 += r * r;
+    c.maxAbs = std::max(c.maxAbs, std::fabs(o - r));
+  }
+  c.relL2 = diff2 == 0 ? 0 : ref2 == 0 ? INFINITY : std::sqrt(diff2 / ref2);
+  if (badNonFinite) {
+    c.pass = false;
+    c.why = std::to_string(badNonFinite) + " non-finite values differ";
+  } else if (tolerance >= 0 && floating) {
+    c.pass = c.relL2 <= tolerance ||
+             (absTolerance > 0 && c.maxAbs <= absTolerance);
+    if (!c.pass)
+      c.why = "relative L2 error above " + std::to_string(tolerance);
+  } else if (bad) {
+    c.pass = false;
+    c.why =
+        std::to_string(bad) + " of " + std::to_string(n) +
+        (floating ? " elements outside 1e-7 + 1e-3*|ref|" : " elements differ");
+  }
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// Modes
+//===----------------------------------------------------------------------===//
+
+bool exists(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+/// The sorted test_data_set_* directories of `dir`.
+std::vector<std::string> dataSets(const std::string &dir) {
+  std::vector<std::string> sets;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d))
+      if (std::strncmp(e->d_name, "test_data_set_", 14) == 0)
+        sets.push_back(e->d_name);
+    closedir(d);
+  }
+  std::sort(sets.begin(), sets.end());
+  return sets;
+}
+
+/// ONNX's backend tests store bfloat16 tensors as uint16 (numpy has no
+/// bfloat16): the same bits, so such a file is read as bf16 where the model
+/// expects bf16.
+void adoptBf16Bits(HostTensor &t, DType expected) {
+  if (expected == DType::bf16 && t.desc.dtype == DType::u16)
+    t.desc.dtype = DType::bf16;
+}
+
+/// Runs every data set; returns the process exit code.
+int runCheck(CpuExecutor &exec, const Options &o,
+             std::vector<HostTensor> &lastInputs) {
+  const Artifact &a = exec.artifact();
+  if (!exists(o.checkDir))
+    return fail("cannot open the test case '" + o.checkDir + "'");
+  std::vector<std::string> sets = dataSets(o.checkDir);
+  if (sets.empty())
+    return fail("no test_data_set_* in '" + o.checkDir + "'");
+  int passed = 0, failed = 0;
+  for (const std::string &set : sets) {
+    std::string dir = o.checkDir + "/" + set, error;
+    std::vector<HostTensor> inputs(a.inputs.size()), refs(a.outputs.size());
+    std::vector<HostTensor> outputs;
+    bool ok = true;
+    // The case's input files, matched to the artifact's inputs by tensor
+    // name (inputs bound at compile time with --input-value have no
+    // artifact input), else by position.
+    std::vector<HostTensor> files;
+    for (size_t k = 0; ok; ++k) {
+      std::string path = dir + "/input_" + std::to_string(k) + ".pb";
+      if (!exists(path))
+        break;
+      files.emplace_back();
+      ok = readTensorFile(path, files.back(), error);
+    }
+    for (size_t k = 0; ok && k < inputs.size(); ++k) {
+      auto named = std::find_if(files.begin(), files.end(), [&](auto &t) {
+        return t.desc.name == a.inputs[k].name;
+      });
+      if (named != files.end())
+        inputs[k] = *named;
+      else if (k < files.size())
+        inputs[k] = files[k];
+      else
+        ok = false, error = "no input file for input '" + a.inputs[k].name +
+                            "' in " + dir;
+      adoptBf16Bits(inputs[k], a.inputs[k].dtype);
+    }
+    for (size_t k = 0; ok && k < refs.size(); ++k) {
+      ok = readTensorFile(dir + "/output_" + std::to_string(k) + ".pb", refs[k],
+                          error);
+      adoptBf16Bits(refs[k], a.outputs[k].dtype);
+    }
+    if (ok)
+      ok = exec.run(inputs, outputs, error);
+    if (!ok) {
+      std::printf("%s: FAIL: %s\n", set.c_str(), error.c_str());
+      ++failed;
+      continue;
+    }
+    lastInputs = inputs;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      Comparison c = compare(outputs[k], refs[k], o.tolerance, o.absTolerance);
+      c.pass ? ++passed : ++failed;
+      if (!o.quiet || !c.pass)
+        std::printf(
+            "%s: output %zu '%s' %s %s: rel-l2 %.3e max-abs %.3e %s%s\n",
+            set.c_str(), k, a.outputs[k].name.c_str(),
+            dtypeName(a.outputs[k].dtype),
+            formatShape(a.outputs[k].shape).c_str(), c.relL2, c.maxAbs,
+            c.pass ? "PASS" : "FAIL: ", c.why.c_str());
+    }
+  }
+  std::printf("check: %d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
+
+/// Reads the --input files in the artifact's input order.
+bool readInputs(const Artifact &a, const Options &o,
+                std::vector<HostTensor> &inputs, std::string &error) {
+  std::map<std::string, std::string> files;
+  for (const auto &[name, file] : o.inputs) {
+    auto it = std::find_if(a.inputs.begin(), a.inputs.end(),
+                           [&](const TensorDesc &d) { return d.name == name; });
+    if (it == a.inputs.end())
+      return error = "the model has no input named '" + name + "'", false;
+    if (!files.emplace(name, file).second)
+      return error = "input '" + name + "' is given twice", false;
+  }
+  inputs.assign(a.inputs.size(), HostTensor());
+  for (size_t k = 0; k < a.inputs.size(); ++k) {
+    auto it = files.find(a.inputs[k].name);
+    if (it == files.end())
+      return error = "missing --input " + a.inputs[k].name + "=FILE.pb", false;
+    if (!readTensorFile(it->second, inputs[k], error))
+      return false;
+  }
+  return true;
+}
+
+int runOnce(CpuExecutor &exec, const Options &o,
+            const std::vector<HostTensor> &inputs) {
+  std::vector<HostTensor> outputs;
+  std::string error;
+  if (!exec.run(inputs, outputs, error))
+    return fail(error);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const TensorDesc &d = outputs[k].desc;
+    if (!o.quiet)
+      std::printf("output %zu '%s': %s %s\n", k, d.name.c_str(),
+                  dtypeName(d.dtype), formatShape(d.shape).c_str());
+    if (!o.outputDir.empty() &&
+        !writeTensorFile(o.outputDir + "/output_" + std::to_string(k) + ".pb",
+                         outputs[k], error))
+      return fail(error);
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  std::string error;
+  if (!parseArgs(argc, argv, o, error))
+    return fail(error);
+  Artifact artifact;
+  if (!readArtifactFile(o.artifact, artifact, error))
+    return fail(error);
+  std::unique_ptr<CpuExecutor> exec =
+      CpuExecutor::create(std::move(artifact), error);
+  if (!exec)
+    return fail(o.artifact + ": " + error);
+  const Artifact &a = exec->artifact();
+
+  std::vector<HostTensor> inputs;
+  int rc = 0;
+  if (!o.checkDir.empty())
+    rc = runCheck(*exec, o, inputs);
+  if (!o.inputs.empty() || (o.checkDir.empty() && !o.bench) ||
+      (o.checkDir.empty() && a.inputs.empty())) {
+    if (!readInputs(a, o, inputs, error))
+      return fail(error);
+    rc |= runOnce(*exec, o, inputs);
+  }
+  if (o.bench) {
+    // Without --input or --check, benchmark on zero-filled inputs.
+    if (inputs.size() != a.inputs.size()) {
+      inputs.clear();
+      for (const TensorDesc &d : a.inputs)
+        inputs.push_back({d, std::vector<uint8_t>(d.bytes())});
+    }
+    BenchStats stats;
+    if (!exec->benchmark(inputs, std::min(o.bench, 10), o.bench, stats, error))
+      return fail(error);
+    std::printf("bench: %d runs: median %.4f ms, min %.4f ms, max %.4f ms\n",
+                o.bench, stats.medianMs, stats.minMs, stats.maxMs);
+  }
+  return rc;
+}
