@@ -28,12 +28,12 @@ std::string kernelName(StringRef prefix, int index, Operation *op) {
   std::string name = (prefix + "_k" + Twine(index) + "_" +
                       op->getName().stripDialect())
                          .str();
-  if (auto fn = op->getAttrOfType<IntegerAttr>("fn")) {
-    if (auto u = dyn_cast<UnaryOp>(op))
-      name += "_" + stringifyUnaryFn(u.getFn()).str();
-    else if (auto bin = dyn_cast<BinaryOp>(op))
-      name += "_" + stringifyBinaryFn(bin.getFn()).str();
-  }
+  if (auto u = dyn_cast<UnaryOp>(op))
+    name += "_" + stringifyUnaryFn(u.getFn()).str();
+  else if (auto bin = dyn_cast<BinaryOp>(op))
+    name += "_" + stringifyBinaryFn(bin.getFn()).str();
+  else if (auto f = dyn_cast<FusionOp>(op))
+    name += "_" + stringifyFusionKind(f.getKind()).str();
   for (char &c : name)
     if (!isalnum((unsigned char)c) && c != '_')
       c = '_';
@@ -99,8 +99,22 @@ struct OutlineKernelsPass
       for (Value v : op.getOperands())
         if (!map.contains(v))
           map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
-      Operation *clone = b.clone(op, map);
-      func::ReturnOp::create(b, op.getLoc(), clone->getResults());
+      if (auto fusion = dyn_cast<FusionOp>(op)) {
+        // A fusion region is one kernel: its body is the kernel's body.
+        Block &region = fusion.getBody().front();
+        for (auto [arg, in] :
+             llvm::zip(region.getArguments(), fusion.getInputs()))
+          map.map(arg, map.lookup(in));
+        for (Operation &inner : region.without_terminator())
+          b.clone(inner, map);
+        SmallVector<Value> results;
+        for (Value v : region.getTerminator()->getOperands())
+          results.push_back(map.lookup(v));
+        func::ReturnOp::create(b, op.getLoc(), results);
+      } else {
+        Operation *clone = b.clone(op, map);
+        func::ReturnOp::create(b, op.getLoc(), clone->getResults());
+      }
       symbols.insert(kernel);
 
       b.setInsertionPoint(&op);

@@ -58,3 +58,23 @@ func.func @main(%x: tensor<3x0xf32>) -> tensor<3x0xf32> {
   %0 = bwc.unary exp %x : (tensor<3x0xf32>) -> tensor<3x0xf32>
   return %0 : tensor<3x0xf32>
 }
+
+// -----
+
+// Tests that a fusion region becomes one kernel with the region as body.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[R:.*]]:2 = call @main_k0_fusion_reduction(%arg0) : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>)
+// CHECK: return %[[R]]#0, %[[R]]#1
+// CHECK: func.func private @main_k0_fusion_reduction(%[[X:.*]]: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>) attributes {bwc.kernel}
+// CHECK-NEXT: %[[M:.*]] = bwc.reduce max %[[X]]
+// CHECK-NEXT: %[[D:.*]] = bwc.binary sub %[[X]], %[[M]]
+// CHECK-NEXT: return %[[D]], %[[M]]
+func.func @main(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>) {
+  %r:2 = bwc.fusion reduction (%x) : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>) {
+  ^bb0(%a: tensor<4x8xf32>):
+    %m = bwc.reduce max %a axes = [1] keepdims = true : (tensor<4x8xf32>) -> tensor<4x1xf32>
+    %d = bwc.binary sub %a, %m : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+    bwc.yield %d, %m : tensor<4x8xf32>, tensor<4x1xf32>
+  }
+  return %r#0, %r#1 : tensor<4x8xf32>, tensor<4x1xf32>
+}

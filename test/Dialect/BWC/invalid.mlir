@@ -618,3 +618,66 @@ func.func @resize_bool(%x: tensor<1x1x2x2xi1>) {
   %0 = bwc.resize nearest %x scales = [1.0, 1.0, 2.0, 2.0] coord = asymmetric nearest_mode = floor : (tensor<1x1x2x2xi1>) -> tensor<1x1x4x4xi1>
   return
 }
+
+// -----
+
+// Tests that a fusion region has one block argument per input.
+func.func @fusion_args(%x: tensor<4xf32>) {
+  // expected-error @+1 {{expects 1 block arguments but got 0}}
+  %r = bwc.fusion loop (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+    %c = bwc.constant dense<1.0> : tensor<4xf32>
+    bwc.yield %c : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests that block arguments have the inputs' types.
+func.func @fusion_arg_types(%x: tensor<4xf32>) {
+  // expected-error @+1 {{expects block argument types to match inputs but got 'tensor<4xf16>' for 'tensor<4xf32>'}}
+  %r = bwc.fusion loop (%x) : (tensor<4xf32>) -> tensor<4xf16> {
+  ^bb0(%a: tensor<4xf16>):
+    bwc.yield %a : tensor<4xf16>
+  }
+  return
+}
+
+// -----
+
+// Tests that the yield matches the results.
+func.func @fusion_yield(%x: tensor<4xf32>) {
+  // expected-error @+1 {{expects the yielded types to match the results}}
+  %r = bwc.fusion loop (%x) : (tensor<4xf32>) -> tensor<8xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    bwc.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests that a fusion region holds only bwc compute ops.
+func.func @fusion_foreign(%x: tensor<4xf32>) {
+  // expected-error @+1 {{expects only bwc compute ops inside but got 'tensor.empty'}}
+  %r = bwc.fusion loop (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %e = tensor.empty() : tensor<4xf32>
+    bwc.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests that the fusion region is isolated from above.
+func.func @fusion_isolated(%x: tensor<4xf32>) {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %r = bwc.fusion loop (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    // expected-error @+1 {{using value defined outside the region}}
+    %0 = bwc.binary add %a, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    bwc.yield %0 : tensor<4xf32>
+  }
+  return
+}

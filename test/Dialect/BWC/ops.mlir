@@ -90,3 +90,15 @@ func.func @wide_types_and_cubic(%u: tensor<4xui32>, %img: tensor<1x3x4x4xf32>) -
       {cubic_coeff_a = -0.75 : f64, exclude_outside} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
   return %0, %1 : tensor<4xi16>, tensor<1x3x8x8xf32>
 }
+
+// CHECK-LABEL: func.func @fusion
+func.func @fusion(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  // CHECK: bwc.fusion loop(%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+  // CHECK: bwc.yield %{{.*}} : tensor<4x8xf32>
+  %r = bwc.fusion loop (%x, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a: tensor<4x8xf32>, %c: tensor<8xf32>):
+    %0 = bwc.binary add %a, %c : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    bwc.yield %0 : tensor<4x8xf32>
+  }
+  return %r : tensor<4x8xf32>
+}

@@ -493,3 +493,28 @@ LogicalResult ResizeOp::verify() {
            << "expects cubic_coeff_a and exclude_outside only in cubic mode";
   return verifySameElementType(*this, in, out);
 }
+
+//===----------------------------------------------------------------------===//
+// Fusion
+//===----------------------------------------------------------------------===//
+
+LogicalResult FusionOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError() << "expects " << getInputs().size()
+                         << " block arguments but got "
+                         << body.getNumArguments();
+  for (auto [arg, in] : llvm::zip(body.getArguments(), getInputs()))
+    if (arg.getType() != in.getType())
+      return emitOpError() << "expects block argument types to match inputs "
+                              "but got "
+                           << arg.getType() << " for " << in.getType();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError() << "expects the yielded types to match the results";
+  for (Operation &op : body.without_terminator())
+    if (!isa<BWCDialect>(op.getDialect()) || isa<FusionOp>(op))
+      return emitOpError() << "expects only bwc compute ops inside but got '"
+                           << op.getName() << "'";
+  return success();
+}

@@ -104,6 +104,13 @@ def BWC_NearestMode : I32EnumAttr<"NearestMode", "resize nearest rounding", [
   let cppNamespace = "::mlir::bwc";
 }
 
+def BWC_FusionKind : I32EnumAttr<"FusionKind",
+    "what a fusion region computes, which decides its kernel emitter", [
+    I32EnumAttrCase<"loop", 0>, I32EnumAttrCase<"reduction", 1>,
+    I32EnumAttrCase<"contraction", 2>]> {
+  let cppNamespace = "::mlir::bwc";
+}
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//

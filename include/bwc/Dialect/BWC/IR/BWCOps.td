@@ -13,6 +13,7 @@ include "bwc/Dialect/BWC/IR/BWCBase.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Constants
@@ -417,6 +418,53 @@ def BWC_ResizeOp : BWC_Op<"resize", [Pure]> {
                        "`nearest_mode` `=` $nearest_mode attr-dict `:` "
                        "functional-type(operands, results)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion
+//===----------------------------------------------------------------------===//
+
+def BWC_FusionOp : BWC_Op<"fusion", [IsolatedFromAbove,
+    RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a group of ops that runs as exactly one kernel";
+  let description = [{
+    Formed by `bwc-fuse`. The region's block arguments stand for `inputs`
+    (the only tensors the kernel reads from memory); `bwc.yield` gives the
+    results (the only tensors it writes). Values inside never touch memory
+    between ops on a GPU. `kind` says which emitter builds the kernel:
+    `loop` (elementwise and data movement), `reduction` (reductions with
+    their input and epilogue ops, e.g. a whole Softmax or LayerNorm per
+    row), `contraction` (a matmul or convolution with its epilogue).
+
+    Example:
+    ```mlir
+    %r = bwc.fusion loop (%x, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+    ^bb0(%a: tensor<4x8xf32>, %c: tensor<8xf32>):
+      %0 = bwc.binary add %a, %c : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+      %1 = bwc.unary relu %0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+      bwc.yield %1 : tensor<4x8xf32>
+    }
+    ```
+  }];
+  let arguments = (ins BWC_FusionKind:$kind, Variadic<BWC_Tensor>:$inputs);
+  let results = (outs Variadic<BWC_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$kind (`(` $inputs^ `)`)? attr-dict `:` "
+                       "functional-type($inputs, $results) $body";
+  let hasVerifier = 1;
+}
+
+def BWC_YieldOp : BWC_Op<"yield", [Pure, ReturnLike, Terminator,
+    HasParent<"FusionOp">]> {
+  let summary = "results of a fusion region";
+  let description = [{
+    ```mlir
+    bwc.yield %a, %b : tensor<4xf32>, tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<BWC_Tensor>:$values);
+  let builders = [OpBuilder<(ins), [{ /* no results */ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
 #endif // BWC_DIALECT_BWC_IR_BWCOPS_TD
