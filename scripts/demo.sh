@@ -9,7 +9,9 @@
 # LayerNorm(gelu(x*a+b)+r) over 512 rows of 4096, written the way exporters
 # write it, with numpy reference outputs. A CASE_DIR (ONNX backend-test
 # layout) given after the model is checked with bwc-run --check.
-# Later milestones add fusion and the before/after bandwidth report.
+# The report shows every kernel before and after fusion (bytes read and
+# written, flops, intensity) and the totals; build/demo/report.png charts
+# the bytes per kernel on both sides.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +34,8 @@ done
 echo "== bwc-compile $model ${flags[*]:-} --report"
 ./build/bin/bwc-compile "$model" -o "$out/model.bwc" "${flags[@]}" --report \
   --report-json="$out/report.json"
+/usr/bin/python3 python/plot_report.py "$out/report.json" "$out/report.png" \
+  --title "$(basename "$model")"
 if [ -n "$case_dir" ]; then
   echo "== bwc-run --check $case_dir"
   ./build/bin/bwc-run "$out/model.bwc" --check "$case_dir" --tolerance=1e-4

@@ -13,7 +13,7 @@ PACKAGES=(
   # tests
   libgtest-dev
   # python tooling (model generators) on Debian's interpreter
-  python3 python3-onnx python3-numpy
+  python3 python3-onnx python3-numpy python3-matplotlib
 )
 
 missing=()

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Target/ArtifactBuilder.h"
+#include "bwc/Analysis/CostModel.h"
 #include "bwc/Target/CPU/SharedObject.h"
 
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
@@ -68,22 +69,6 @@ FailureOr<std::string> constantBytes(ConstantOp op) {
   return std::string(raw.data(), raw.size());
 }
 
-std::string describeKernel(func::FuncOp kernel) {
-  std::string ops;
-  kernel.walk([&](Operation *op) {
-    if (!isa<BWCDialect>(op->getDialect()) || isa<ConstantOp>(op))
-      return;
-    if (!ops.empty())
-      ops += ",";
-    ops += op->getName().stripDialect().str();
-    if (auto u = dyn_cast<UnaryOp>(op))
-      ops += "." + stringifyUnaryFn(u.getFn()).str();
-    else if (auto b = dyn_cast<BinaryOp>(op))
-      ops += "." + stringifyBinaryFn(b.getFn()).str();
-  });
-  return ops;
-}
-
 } // namespace
 
 FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
@@ -131,6 +116,8 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
   }
 
   ModuleOp module = program->getParentOfType<ModuleOp>();
+  if (auto arena = program->getAttrOfType<IntegerAttr>("bwc.arena_bytes"))
+    a.arenaBytes = arena.getInt();
   for (Operation &op : program.getBody().front()) {
     if (auto c = dyn_cast<ConstantOp>(op)) {
       FailureOr<uint32_t> id = addBuffer(c, rt::BufferKind::weight);
@@ -148,22 +135,28 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
         return call.emitError() << "calls an unknown kernel", failure();
       rt::Kernel k;
       k.name = (call.getCallee() + kPackedSuffix).str();
-      k.ops = describeKernel(kernel);
+      KernelCost cost = kernelCost(kernel);
+      k.ops = cost.ops;
+      k.flops = cost.flops;
       rt::Launch launch;
       launch.kernel = a.kernels.size();
       for (Value v : call.getOperands()) {
         if (!bufferOf.count(v))
           return call.emitError() << "uses a value without a buffer", failure();
         launch.args.push_back(bufferOf[v]);
-        k.bytesRead += a.buffers[bufferOf[v]].bytes;
       }
-      for (Value r : call.getResults()) {
+      // Arena offsets chosen by bwc-plan-buffers (-1: outside the arena).
+      auto offsets = call->getAttrOfType<DenseI64ArrayAttr>("bwc.offsets");
+      for (auto [i, r] : llvm::enumerate(call.getResults())) {
         FailureOr<uint32_t> id = addBuffer(r, rt::BufferKind::intermediate);
         if (failed(id))
           return failure();
+        if (offsets && i < offsets.size() && offsets[i] >= 0)
+          a.buffers[*id].arenaOffset = offsets[i];
         launch.args.push_back(*id);
-        k.bytesWritten += a.buffers[*id].bytes;
       }
+      k.bytesRead = cost.bytesRead;
+      k.bytesWritten = cost.bytesWritten;
       a.kernels.push_back(k);
       a.launches.push_back(launch);
       continue;
@@ -179,6 +172,8 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
         if (a.buffers[id].kind == rt::BufferKind::intermediate) {
           a.buffers[id].kind = rt::BufferKind::output;
           a.buffers[id].ioIndex = a.outputs.size();
+          // Outputs live outside the arena: the caller gets them.
+          a.buffers[id].arenaOffset = rt::kNoArenaOffset;
         }
         a.outputs.push_back(*d);
         a.outputBuffers.push_back(id);

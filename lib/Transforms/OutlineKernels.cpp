@@ -52,12 +52,9 @@ struct OutlineKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto program = module.lookupSymbol<func::FuncOp>(funcName);
-    if (!program) {
-      module.emitError() << "expects a program function named '" << funcName
-                         << "'";
+    func::FuncOp program = lookupProgram(module, funcName);
+    if (!program)
       return signalPassFailure();
-    }
     SymbolTable symbols(module);
     OpBuilder b(&getContext());
     int index = 0;

@@ -5,6 +5,7 @@
 // artifact file that bwc-run executes.
 //
 //===----------------------------------------------------------------------===//
+#include "bwc/Analysis/CostModel.h"
 #include "bwc/Import/ONNX/Importer.h"
 #include "bwc/InitAll.h"
 #include "bwc/Target/ArtifactBuilder.h"
@@ -15,6 +16,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
@@ -42,6 +44,13 @@ static cl::list<std::string>
                 cl::desc("Bind an input to a constant (shape tensors): "
                          "NAME=FILE.pb"),
                 cl::value_desc("NAME=FILE"));
+static cl::opt<std::string>
+    fusion("fusion", cl::desc("none: one kernel per op; default: bwc-fuse"),
+           cl::init("default"));
+static cl::opt<double> peakBw("peak-bw",
+                              cl::desc("Peak DRAM bandwidth for time "
+                                       "estimates, GB/s"),
+                              cl::init(mlir::bwc::kDefaultPeakGBps));
 static cl::opt<bool> report("report",
                             cl::desc("Print the per-kernel static report"));
 static cl::opt<std::string> reportJson("report-json",
@@ -50,46 +59,117 @@ static cl::opt<std::string> reportJson("report-json",
 
 namespace {
 
-llvm::json::Value reportToJson(const ::bwc::rt::Artifact &a) {
+/// The arena plan's figures, from the attributes bwc-plan-buffers sets.
+struct Memory {
+  int64_t arena = 0, lowerBound = 0, noReuse = 0;
+  std::string planner;
+};
+
+Memory readMemory(func::FuncOp program) {
+  Memory m;
+  auto get = [&](StringRef name) {
+    auto a = program->getAttrOfType<IntegerAttr>(name);
+    return a ? a.getInt() : 0;
+  };
+  m.arena = get("bwc.arena_bytes");
+  m.lowerBound = get("bwc.lower_bound_bytes");
+  m.noReuse = get("bwc.no_reuse_bytes");
+  if (auto p = program->getAttrOfType<StringAttr>("bwc.planner"))
+    m.planner = p.str();
+  return m;
+}
+
+llvm::json::Object costToJson(const mlir::bwc::ProgramCost &p) {
   llvm::json::Array kernels;
-  uint64_t read = 0, written = 0, flops = 0;
-  for (const auto &launch : a.launches) {
-    const auto &k = a.kernels[launch.kernel];
-    read += k.bytesRead;
-    written += k.bytesWritten;
-    flops += k.flops;
+  for (const auto &k : p.kernels)
     kernels.push_back(llvm::json::Object{{"name", k.name},
                                          {"ops", k.ops},
                                          {"bytes_read", k.bytesRead},
                                          {"bytes_written", k.bytesWritten},
-                                         {"flops", k.flops}});
-  }
+                                         {"flops", k.flops},
+                                         {"intensity", k.intensity()}});
   return llvm::json::Object{
-      {"target", a.target},
-      {"totals", llvm::json::Object{{"kernels", (int64_t)a.launches.size()},
-                                    {"bytes_read", read},
-                                    {"bytes_written", written},
-                                    {"flops", flops}}},
+      {"totals",
+       llvm::json::Object{
+           {"kernels", (int64_t)p.kernels.size()},
+           {"bytes_read", p.bytesRead},
+           {"bytes_written", p.bytesWritten},
+           {"bytes", p.bytes()},
+           {"flops", p.flops},
+           {"intermediate_bytes", p.intermediateBytes},
+           {"estimated_us", p.estimatedSeconds(peakBw) * 1e6}}},
       {"kernels", std::move(kernels)}};
 }
 
-void printReport(const ::bwc::rt::Artifact &a, llvm::raw_ostream &os) {
-  os << llvm::format("%-40s %14s %14s %12s  %s\n", "kernel", "bytes read",
-                     "bytes written", "flops", "ops");
-  uint64_t read = 0, written = 0;
-  for (const auto &launch : a.launches) {
-    const auto &k = a.kernels[launch.kernel];
-    read += k.bytesRead;
-    written += k.bytesWritten;
-    os << llvm::format("%-40s %14llu %14llu %12llu  %s\n", k.name.c_str(),
-                       (unsigned long long)k.bytesRead,
+/// The report: the compiled program's figures at the top level (totals,
+/// kernels), the unfused baseline beside them and the ratios.
+llvm::json::Value reportToJson(const mlir::bwc::ProgramCost &unfused,
+                               const mlir::bwc::ProgramCost &compiled,
+                               const Memory &memory) {
+  llvm::json::Object root = costToJson(compiled);
+  root["memory"] = llvm::json::Object{
+      {"arena_bytes", memory.arena},
+      {"lower_bound_bytes", memory.lowerBound},
+      {"no_reuse_bytes", memory.noReuse},
+      {"planner", memory.planner}};
+  root["target"] = std::string(target);
+  root["fusion"] = std::string(fusion);
+  root["peak_gbps"] = peakBw.getValue();
+  root["unfused"] = costToJson(unfused);
+  auto ratio = [](double a, double b) { return b ? a / b : 0.0; };
+  root["ratios"] = llvm::json::Object{
+      {"kernels", ratio(unfused.kernels.size(), compiled.kernels.size())},
+      {"bytes", ratio(unfused.bytes(), compiled.bytes())}};
+  return std::move(root);
+}
+
+void printTable(StringRef title, const mlir::bwc::ProgramCost &p,
+                llvm::raw_ostream &os) {
+  os << "== " << title << "\n";
+  os << llvm::format("%-4s %-18s %13s %13s %13s %8s  %s\n", "#", "kernel",
+                     "bytes read", "bytes written", "flops", "flop/B", "ops");
+  for (auto [i, k] : llvm::enumerate(p.kernels))
+    os << llvm::format("%-4zu %-18s %13llu %13llu %13llu %8.2f  %s\n", i,
+                       k.name.c_str(), (unsigned long long)k.bytesRead,
                        (unsigned long long)k.bytesWritten,
-                       (unsigned long long)k.flops, k.ops.c_str());
-  }
-  os << llvm::format("total: %zu kernels, %llu bytes read, %llu bytes "
-                     "written\n",
-                     a.launches.size(), (unsigned long long)read,
-                     (unsigned long long)written);
+                       (unsigned long long)k.flops, k.intensity(),
+                       k.ops.c_str());
+}
+
+void printReport(const mlir::bwc::ProgramCost &unfused,
+                 const mlir::bwc::ProgramCost &compiled, const Memory &memory,
+                 llvm::raw_ostream &os) {
+  printTable("unfused (one kernel per op)", unfused, os);
+  printTable(fusion == "none" ? "compiled (--fusion=none)" : "fused", compiled,
+             os);
+  auto line = [&](StringRef what, const mlir::bwc::ProgramCost &p) {
+    os << llvm::format("%-10s %6zu kernels %14llu DRAM bytes %14llu "
+                       "intermediate bytes %10.1f us at %.0f GB/s\n",
+                       what.str().c_str(), p.kernels.size(),
+                       (unsigned long long)p.bytes(),
+                       (unsigned long long)p.intermediateBytes,
+                       p.estimatedSeconds(peakBw) * 1e6, peakBw.getValue());
+  };
+  os << "== totals\n";
+  line("unfused", unfused);
+  line(fusion == "none" ? "compiled" : "fused", compiled);
+  if (compiled.kernels.size() && compiled.bytes())
+    os << llvm::format("ratio      %6.2fx fewer kernels, %.2fx fewer DRAM "
+                       "bytes (%.1f%% less)\n",
+                       double(unfused.kernels.size()) / compiled.kernels.size(),
+                       double(unfused.bytes()) / compiled.bytes(),
+                       100.0 * (1.0 - double(compiled.bytes()) /
+                                          std::max<uint64_t>(1, unfused.bytes())));
+  auto ratio = [](int64_t a, int64_t b) { return b ? double(a) / b : 0.0; };
+  os << "== memory (intermediates, in launch order)\n"
+     << llvm::format("arena %lld bytes (%s), lower bound %lld bytes "
+                     "(arena/bound %.3f), no reuse %lld bytes (arena/no-reuse "
+                     "%.3f)\n",
+                     (long long)memory.arena, memory.planner.c_str(),
+                     (long long)memory.lowerBound,
+                     ratio(memory.arena, memory.lowerBound),
+                     (long long)memory.noReuse,
+                     ratio(memory.arena, memory.noReuse));
 }
 
 OwningOpRef<ModuleOp> load(MLIRContext &ctx) {
@@ -126,6 +206,15 @@ int main(int argc, char **argv) {
                  << "' (expected cpu or cuda)\n";
     return 1;
   }
+  if (fusion != "none" && fusion != "default") {
+    llvm::errs() << "bwc-compile: unknown --fusion '" << fusion
+                 << "' (expected none or default)\n";
+    return 1;
+  }
+  if (!(peakBw > 0)) {
+    llvm::errs() << "bwc-compile: --peak-bw expects a positive GB/s figure\n";
+    return 1;
+  }
   if (target == "cuda") {
     llvm::errs() << "bwc-compile: --target=cuda is not yet supported (the "
                     "CUDA backend is milestone M1.6)\n";
@@ -134,6 +223,7 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   mlir::bwc::registerAllDialects(registry);
+  mlir::bwc::registerAllPasses();
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
@@ -143,19 +233,35 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  // Graph passes, then one kernel per launch.
+  // Graph passes; the unfused baseline is measured here.
   PassManager graph(&ctx);
   graph.addPass(createCanonicalizerPass());
   graph.addPass(createCSEPass());
-  graph.addPass(mlir::bwc::createOutlineKernelsPass());
   if (failed(graph.run(*module)))
     return 1;
-
   auto program = module->lookupSymbol<func::FuncOp>("main");
   if (!program) {
     module->emitError() << "expects a program function named 'main'";
     return 1;
   }
+  mlir::bwc::ProgramCost unfused = mlir::bwc::programCost(program);
+
+  // Fusion decides the kernels, then one function per kernel.
+  PassManager kernels(&ctx);
+  if (fusion == "default" &&
+      failed(parsePassPipeline("bwc-fuse", kernels, llvm::errs())))
+    return 1;
+  if (failed(kernels.run(*module)))
+    return 1;
+  mlir::bwc::ProgramCost compiled = mlir::bwc::programCost(program);
+  // One function per kernel, then the arena plan (verified).
+  PassManager outline(&ctx);
+  outline.addPass(mlir::bwc::createOutlineKernelsPass());
+  if (failed(parsePassPipeline("bwc-plan-buffers,bwc-verify-plan", outline,
+                               llvm::errs())) ||
+      failed(outline.run(*module)))
+    return 1;
+  Memory memory = readMemory(program);
   FailureOr<::bwc::rt::Artifact> artifact = mlir::bwc::buildArtifactProgram(program);
   if (failed(artifact))
     return 1;
@@ -173,12 +279,12 @@ int main(int argc, char **argv) {
     return 1;
   artifact->code = std::move(*code);
 
-  llvm::json::Value json = reportToJson(*artifact);
+  llvm::json::Value json = reportToJson(unfused, compiled, memory);
   std::string jsonText;
   llvm::raw_string_ostream(jsonText) << llvm::formatv("{0:2}", json);
   artifact->report = jsonText;
   if (report)
-    printReport(*artifact, llvm::outs());
+    printReport(unfused, compiled, memory, llvm::outs());
   if (!reportJson.empty()) {
     std::string err;
     auto out = openOutputFile(reportJson, &err);

@@ -60,4 +60,144 @@ def CopiesToLinalgPass : Pass<"bwc-copies-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Fusion
+//===----------------------------------------------------------------------===//
+
+def FusePass : Pass<"bwc-fuse", "::mlir::ModuleOp"> {
+  let summary = "Group ops into bwc.fusion regions that each run as one kernel";
+  let description = [{
+    Wraps groups of ops of the program function in `bwc.fusion` regions so
+    that intermediates between them never touch DRAM. Every decision uses the
+    bytes-moved cost model (bwc/Analysis/CostModel.h): two groups merge only
+    when the merged kernel moves fewer bytes than the two separate kernels,
+    the merge creates no cycle between kernels, and the merged region holds at
+    most `max-ops` ops. An op that fuses with nothing stays a plain op.
+
+    Kinds, each switchable:
+    - `elementwise`: any DAG of unary/binary/select/cast/broadcast ops
+      (`loop`).
+    - `reduction`: reductions with their elementwise producers (input fusion)
+      and consumers (epilogue). Several reductions share a group only when
+      they reduce the same axes of same-shaped tensors (one row), so a
+      Softmax or a decomposed LayerNorm is one `reduction` kernel; the other
+      ops of the group work on whole rows or on one value per row.
+    - `multi-output`: a group may yield several values that are used outside
+      it instead of being split.
+    - `horizontal`: independent groups reading the same tensor merge when
+      that saves reading it twice.
+    - `contraction-epilogue`: elementwise ops of the result's shape after one
+      bwc.matmul/bwc.conv (bias, folded BatchNorm, activation, residual), and
+      casts/broadcasts/reshapes of its operands (`contraction`). A group holds
+      at most one contraction, never duplicated.
+    - `data-movement`: reshape, transpose, slice, concat, pad, gather and
+      nearest resize join their producer or consumer group.
+    - `duplicate`: a cheap producer (broadcast, reshape, elementwise) used by
+      several groups is cloned into each of them when that saves bytes.
+
+    Small constants (at most kInlineConstantElements elements) are cloned
+    into regions; larger ones are region inputs.
+
+    Example:
+    ```mlir
+    %0 = bwc.binary add %x, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    %1 = bwc.unary relu %0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    // becomes
+    %1 = bwc.fusion loop (%x, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {...}
+    ```
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", "\"main\"",
+           "The program function">,
+    Option<"elementwise", "elementwise", "bool", "true",
+           "Fuse elementwise and broadcast chains">,
+    Option<"reduction", "reduction", "bool", "true",
+           "Fuse reductions with their producers and consumers">,
+    Option<"multiOutput", "multi-output", "bool", "true",
+           "Let a group yield several values used outside it">,
+    Option<"horizontal", "horizontal", "bool", "true",
+           "Fuse independent groups that read the same tensor">,
+    Option<"contractionEpilogue", "contraction-epilogue", "bool", "true",
+           "Fuse elementwise epilogues (and cast/broadcast/reshape "
+           "prologues) into matmul and conv">,
+    Option<"dataMovement", "data-movement", "bool", "true",
+           "Fuse data movement ops into their producer or consumer">,
+    Option<"duplicate", "duplicate", "bool", "true",
+           "Clone cheap producers into several consumer groups">,
+    Option<"maxOps", "max-ops", "int64_t", "64",
+           "Most ops in one fusion region">,
+    Option<"printCost", "print-cost", "bool", "false",
+           "Print kernels and DRAM bytes before and after fusion to stderr">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Memory planning
+//===----------------------------------------------------------------------===//
+
+def PlanBuffersPass : Pass<"bwc-plan-buffers", "::mlir::ModuleOp"> {
+  let summary = "Place every intermediate buffer at an offset in one arena";
+  let description = [{
+    Runs after `bwc-outline-kernels` on the program function (`main` by
+    default), whose calls are the launches in order. Every call result that
+    is not returned is an intermediate, live from its launch to the last
+    launch reading it; inputs, weights and outputs are outside the arena.
+    Intermediates get 256-byte aligned offsets from greedy-by-size and from
+    best-fit in time order (bwc/Analysis/BufferPlan.h); the smaller arena is
+    kept.
+
+    A result takes over an operand's storage in place when the operand is an
+    intermediate that dies at this launch, has the result's type, and the
+    kernel is elementwise (only bwc.unary/binary/select/cast/constant) and
+    reads the operand only at its own shape in ops before (or at) the one
+    producing the result, so every element is read before it is overwritten.
+
+    Decisions are attributes. On each call: `bwc.offsets` (one arena offset
+    per result, -1 outside the arena) and, when one is taken, `bwc.inplace`
+    (the operand index each result reuses, -1 none). On the program
+    function: `bwc.arena_bytes`, `bwc.lower_bound_bytes` (peak of aligned
+    bytes live at one launch), `bwc.no_reuse_bytes` (sum of aligned sizes),
+    `bwc.planner`; with `schedule`, `bwc.schedule` (the order kept:
+    "memory-aware" or "program-order") and the arena of each order,
+    `bwc.program_order_arena_bytes` and `bwc.memory_aware_arena_bytes`.
+
+    Example:
+    ```mlir
+    %0 = call @main_k0_unary_exp(%x) {bwc.offsets = array<i64: 0>} : ...
+    %1 = call @main_k1_unary_neg(%0) {bwc.inplace = array<i64: 0>,
+                                      bwc.offsets = array<i64: 0>} : ...
+    ```
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", "\"main\"",
+           "The program function">,
+    Option<"planner", "planner", "std::string", "\"smallest\"",
+           "smallest (both, keep the smaller arena), greedy-by-size or best-fit">,
+    Option<"inPlace", "in-place", "bool", "true",
+           "Let elementwise kernels write over an operand that dies there">,
+    Option<"schedule", "schedule", "bool", "false",
+           "Reorder independent launches first (memory-aware topological order); kept only when it shrinks the arena">,
+    Option<"remarks", "remarks", "bool", "false",
+           "Emit a remark for each in-place candidate refused, with the reason">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def VerifyPlanPass : Pass<"bwc-verify-plan", "::mlir::ModuleOp"> {
+  let summary = "Check that the buffer plan never overlaps live buffers";
+  let description = [{
+    Reads the attributes of `bwc-plan-buffers`, recomputes the live range of
+    every intermediate from the program function, and proves that no two
+    buffers live at the same launch share a byte (except an in-place pair,
+    at the same offset, at its hand-over launch), that every buffer lies in
+    [0, bwc.arena_bytes), that offsets are 256-byte aligned, and that every
+    intermediate (and no output) has an offset. A violation is an error
+    naming both buffers.
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", "\"main\"",
+           "The program function">,
+  ];
+}
+
 #endif // BWC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,102 @@
+//===- BufferPlan.h - Offsets of intermediate buffers in one arena -*- C++
+//-*-===//
+//
+// The buffer planner, without IR: buffers with a size and a live range over
+// the launch order get offsets in one arena so that buffers live at the same
+// launch never share bytes. Two planners run and the smaller arena wins:
+// greedy-by-size (largest first, lowest fitting offset, as TFLite) and
+// best-fit in time order (as XLA's heap simulator). The lower bound is the
+// peak of simultaneously live bytes, which no placement can beat for a fixed
+// order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_ANALYSIS_BUFFERPLAN_H
+#define BWC_ANALYSIS_BUFFERPLAN_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::bwc {
+
+/// Every arena offset, and the arena size, is a multiple of this.
+constexpr uint64_t kArenaAlignment = 256;
+
+/// `bytes` rounded up to kArenaAlignment (a zero-byte buffer still takes
+/// one aligned slot, so every buffer has an address of its own).
+uint64_t alignedBufferBytes(uint64_t bytes);
+
+/// One buffer to place. Live on the closed range of launches
+/// [firstDef, lastUse]: a kernel reads its inputs and writes its results
+/// during one launch, so an input that dies at launch t and a result born
+/// at t are both live at t.
+struct PlanBuffer {
+  uint64_t bytes = 0;
+  int64_t firstDef = 0;
+  int64_t lastUse = 0;
+  /// Index of a buffer whose storage this one takes over in place (the
+  /// kernel writes it element by element over that input), or -1. Legal
+  /// only when that buffer's lastUse is this one's firstDef and no other
+  /// buffer took it over; the caller decides that the kernel allows it.
+  int64_t inPlaceOf = -1;
+};
+
+enum class PlannerKind { GreedyBySize, BestFit };
+
+/// "greedy-by-size" or "best-fit".
+llvm::StringRef stringifyPlannerKind(PlannerKind kind);
+
+struct BufferPlan {
+  /// One offset per buffer, kArenaAlignment-aligned.
+  std::vector<uint64_t> offsets;
+  uint64_t arenaBytes = 0;
+  /// Peak over launches of the (aligned) bytes live at once, counting an
+  /// in-place pair once: no placement in this order does better.
+  uint64_t lowerBoundBytes = 0;
+  /// Sum of the aligned sizes: the arena without any reuse.
+  uint64_t noReuseBytes = 0;
+  PlannerKind planner = PlannerKind::GreedyBySize;
+  /// The arena each planner produced (the smaller one is kept).
+  uint64_t greedyBySizeBytes = 0, bestFitBytes = 0;
+  /// For each buffer, the in-place claim that was honoured (its inPlaceOf,
+  /// or -1 where the claim was not legal).
+  std::vector<int64_t> inPlaceOf;
+};
+
+/// Greedy-by-size placement alone: offsets per buffer, arena in `arena`.
+std::vector<uint64_t> planGreedyBySize(llvm::ArrayRef<PlanBuffer> buffers,
+                                       uint64_t &arena);
+/// Best-fit in time order alone: offsets per buffer, arena in `arena`.
+std::vector<uint64_t> planBestFit(llvm::ArrayRef<PlanBuffer> buffers,
+                                  uint64_t &arena);
+/// Runs both planners and keeps the smaller arena (greedy-by-size on ties).
+BufferPlan planBuffers(llvm::ArrayRef<PlanBuffer> buffers);
+/// Runs one planner only (the figures are still all computed).
+BufferPlan planBuffers(llvm::ArrayRef<PlanBuffer> buffers, PlannerKind kind);
+
+/// Peak of the aligned bytes live at one launch (in-place pairs once).
+uint64_t lowerBoundBytes(llvm::ArrayRef<PlanBuffer> buffers);
+
+/// A violated plan: buffers `first` and `second` (indices) share bytes
+/// [begin, end) while both live at `launch`; or, with second == -1, buffer
+/// `first` occupies [begin, end) outside [0, arena); or is misaligned.
+struct PlanConflict {
+  enum Kind { Overlap, OutsideArena, Misaligned } kind;
+  int64_t first = -1, second = -1;
+  uint64_t begin = 0, end = 0;
+  int64_t launch = 0;
+};
+
+/// Every violation of a plan: overlaps in bytes [offset, offset + bytes)
+/// (unaligned sizes) of buffers live at the same launch, except a declared
+/// in-place pair at the same offset at its hand-over launch; bytes outside
+/// [0, arena); offsets not kArenaAlignment-aligned.
+std::vector<PlanConflict> checkPlan(llvm::ArrayRef<PlanBuffer> buffers,
+                                    llvm::ArrayRef<uint64_t> offsets,
+                                    uint64_t arena);
+
+} // namespace mlir::bwc
+
+#endif // BWC_ANALYSIS_BUFFERPLAN_H

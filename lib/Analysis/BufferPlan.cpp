@@ -1,0 +1,294 @@
+//===- BufferPlan.cpp - Offsets of intermediate buffers in one arena -----===//
+//
+// Both planners work on groups: a buffer and the buffers that take over its
+// storage in place form one group with one offset, live from the first
+// definition to the last use of any member.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Analysis/BufferPlan.h"
+
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <queue>
+
+using namespace mlir::bwc;
+
+uint64_t mlir::bwc::alignedBufferBytes(uint64_t bytes) {
+  return llvm::alignTo(std::max<uint64_t>(bytes, 1), kArenaAlignment);
+}
+
+llvm::StringRef mlir::bwc::stringifyPlannerKind(PlannerKind kind) {
+  return kind == PlannerKind::GreedyBySize ? "greedy-by-size" : "best-fit";
+}
+
+namespace {
+
+struct Group {
+  uint64_t bytes = 0; // aligned
+  int64_t start = 0, end = 0;
+};
+
+bool liveTogether(const Group &a, const Group &b) {
+  return a.start <= b.end && b.start <= a.end;
+}
+
+/// The in-place claims that are legal: the claimed buffer dies at the
+/// claimant's definition, was defined before it, and nobody else claimed it.
+std::vector<int64_t> legalClaims(llvm::ArrayRef<PlanBuffer> buffers) {
+  std::vector<int64_t> claim(buffers.size(), -1);
+  std::vector<bool> taken(buffers.size(), false);
+  for (auto [i, b] : llvm::enumerate(buffers)) {
+    int64_t a = b.inPlaceOf;
+    if (a < 0 || a >= (int64_t)buffers.size() || a == (int64_t)i || taken[a])
+      continue;
+    if (buffers[a].lastUse != b.firstDef || buffers[a].firstDef >= b.firstDef)
+      continue;
+    taken[a] = true;
+    claim[i] = a;
+  }
+  return claim;
+}
+
+/// Groups buffers by legal in-place claims: `groupOf[i]` is buffer i's group.
+std::vector<Group> makeGroups(llvm::ArrayRef<PlanBuffer> buffers,
+                              llvm::ArrayRef<int64_t> claim,
+                              std::vector<size_t> &groupOf) {
+  size_t n = buffers.size();
+  std::vector<size_t> root(n);
+  std::iota(root.begin(), root.end(), 0);
+  auto find = [&](size_t i) {
+    while (root[i] != i)
+      i = root[i] = root[root[i]];
+    return i;
+  };
+  for (size_t i = 0; i < n; ++i)
+    if (claim[i] >= 0)
+      root[find(i)] = find(claim[i]);
+  std::vector<Group> groups;
+  std::vector<int64_t> index(n, -1);
+  groupOf.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    size_t r = find(i);
+    uint64_t bytes = alignedBufferBytes(buffers[i].bytes);
+    if (index[r] < 0) {
+      index[r] = groups.size();
+      groups.push_back({bytes, buffers[i].firstDef, buffers[i].lastUse});
+    } else {
+      Group &g = groups[index[r]];
+      g.bytes = std::max(g.bytes, bytes);
+      g.start = std::min(g.start, buffers[i].firstDef);
+      g.end = std::max(g.end, buffers[i].lastUse);
+    }
+    groupOf[i] = index[r];
+  }
+  return groups;
+}
+
+std::vector<uint64_t> greedyBySize(llvm::ArrayRef<Group> groups,
+                                   uint64_t &arena) {
+  std::vector<size_t> order(groups.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (groups[a].bytes != groups[b].bytes)
+      return groups[a].bytes > groups[b].bytes;
+    return groups[a].start < groups[b].start;
+  });
+  std::vector<uint64_t> offset(groups.size(), 0);
+  std::vector<size_t> placed;
+  arena = 0;
+  for (size_t g : order) {
+    std::vector<size_t> conflicts;
+    for (size_t p : placed)
+      if (liveTogether(groups[g], groups[p]))
+        conflicts.push_back(p);
+    llvm::sort(conflicts,
+               [&](size_t a, size_t b) { return offset[a] < offset[b]; });
+    uint64_t at = 0;
+    for (size_t p : conflicts) {
+      if (offset[p] >= at + groups[g].bytes)
+        break;
+      at = std::max(at, offset[p] + groups[p].bytes);
+    }
+    offset[g] = at;
+    arena = std::max(arena, at + groups[g].bytes);
+    placed.push_back(g);
+  }
+  return offset;
+}
+
+std::vector<uint64_t> bestFit(llvm::ArrayRef<Group> groups, uint64_t &arena) {
+  std::vector<size_t> order(groups.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (groups[a].start != groups[b].start)
+      return groups[a].start < groups[b].start;
+    return groups[a].bytes > groups[b].bytes;
+  });
+  std::vector<uint64_t> offset(groups.size(), 0);
+  std::map<uint64_t, uint64_t> freeBlocks; // offset -> bytes, coalesced
+  auto release = [&](uint64_t at, uint64_t bytes) {
+    auto next = freeBlocks.lower_bound(at);
+    if (next != freeBlocks.end() && next->first == at + bytes) {
+      bytes += next->second;
+      next = freeBlocks.erase(next);
+    }
+    if (next != freeBlocks.begin()) {
+      auto prev = std::prev(next);
+      if (prev->first + prev->second == at) {
+        prev->second += bytes;
+        return;
+      }
+    }
+    freeBlocks[at] = bytes;
+  };
+  using Live = std::pair<int64_t, size_t>; // (end, group)
+  std::priority_queue<Live, std::vector<Live>, std::greater<Live>> live;
+  arena = 0;
+  for (size_t g : order) {
+    while (!live.empty() && live.top().first < groups[g].start) {
+      size_t dead = live.top().second;
+      live.pop();
+      release(offset[dead], groups[dead].bytes);
+    }
+    uint64_t need = groups[g].bytes;
+    auto best = freeBlocks.end();
+    for (auto it = freeBlocks.begin(); it != freeBlocks.end(); ++it)
+      if (it->second >= need &&
+          (best == freeBlocks.end() || it->second < best->second))
+        best = it;
+    if (best != freeBlocks.end()) {
+      offset[g] = best->first;
+      uint64_t rest = best->second - need;
+      freeBlocks.erase(best);
+      if (rest)
+        freeBlocks[offset[g] + need] = rest;
+    } else if (!freeBlocks.empty() &&
+               std::prev(freeBlocks.end())->first +
+                       std::prev(freeBlocks.end())->second ==
+                   arena) {
+      // Grow the arena from the free block at its end.
+      offset[g] = std::prev(freeBlocks.end())->first;
+      freeBlocks.erase(std::prev(freeBlocks.end()));
+      arena = offset[g] + need;
+    } else {
+      offset[g] = arena;
+      arena += need;
+    }
+    live.push({groups[g].end, g});
+  }
+  return offset;
+}
+
+std::vector<uint64_t> expand(llvm::ArrayRef<uint64_t> groupOffsets,
+                             llvm::ArrayRef<size_t> groupOf) {
+  std::vector<uint64_t> offsets;
+  for (size_t g : groupOf)
+    offsets.push_back(groupOffsets[g]);
+  return offsets;
+}
+
+uint64_t peakLiveBytes(llvm::ArrayRef<Group> groups) {
+  std::map<int64_t, int64_t> delta;
+  for (const Group &g : groups) {
+    delta[g.start] += g.bytes;
+    delta[g.end + 1] -= g.bytes;
+  }
+  int64_t live = 0, peak = 0;
+  for (auto [t, d] : delta)
+    peak = std::max(peak, live += d);
+  return peak;
+}
+
+} // namespace
+
+std::vector<uint64_t>
+mlir::bwc::planGreedyBySize(llvm::ArrayRef<PlanBuffer> buffers,
+                            uint64_t &arena) {
+  std::vector<size_t> groupOf;
+  std::vector<Group> groups =
+      makeGroups(buffers, legalClaims(buffers), groupOf);
+  return expand(greedyBySize(groups, arena), groupOf);
+}
+
+std::vector<uint64_t> mlir::bwc::planBestFit(llvm::ArrayRef<PlanBuffer> buffers,
+                                             uint64_t &arena) {
+  std::vector<size_t> groupOf;
+  std::vector<Group> groups =
+      makeGroups(buffers, legalClaims(buffers), groupOf);
+  return expand(bestFit(groups, arena), groupOf);
+}
+
+uint64_t mlir::bwc::lowerBoundBytes(llvm::ArrayRef<PlanBuffer> buffers) {
+  std::vector<size_t> groupOf;
+  return peakLiveBytes(makeGroups(buffers, legalClaims(buffers), groupOf));
+}
+
+static BufferPlan plan(llvm::ArrayRef<PlanBuffer> buffers, bool greedy,
+                       bool best) {
+  BufferPlan p;
+  p.inPlaceOf = legalClaims(buffers);
+  std::vector<size_t> groupOf;
+  std::vector<Group> groups = makeGroups(buffers, p.inPlaceOf, groupOf);
+  p.lowerBoundBytes = peakLiveBytes(groups);
+  for (const PlanBuffer &b : buffers)
+    p.noReuseBytes += alignedBufferBytes(b.bytes);
+  std::vector<uint64_t> g, f;
+  if (greedy)
+    g = greedyBySize(groups, p.greedyBySizeBytes);
+  if (best)
+    f = bestFit(groups, p.bestFitBytes);
+  bool useBestFit = !greedy || (best && p.bestFitBytes < p.greedyBySizeBytes);
+  p.planner = useBestFit ? PlannerKind::BestFit : PlannerKind::GreedyBySize;
+  p.arenaBytes = useBestFit ? p.bestFitBytes : p.greedyBySizeBytes;
+  p.offsets = expand(useBestFit ? f : g, groupOf);
+  return p;
+}
+
+BufferPlan mlir::bwc::planBuffers(llvm::ArrayRef<PlanBuffer> buffers) {
+  return plan(buffers, true, true);
+}
+
+BufferPlan mlir::bwc::planBuffers(llvm::ArrayRef<PlanBuffer> buffers,
+                                  PlannerKind kind) {
+  return plan(buffers, kind == PlannerKind::GreedyBySize,
+              kind == PlannerKind::BestFit);
+}
+
+std::vector<PlanConflict>
+mlir::bwc::checkPlan(llvm::ArrayRef<PlanBuffer> buffers,
+                     llvm::ArrayRef<uint64_t> offsets, uint64_t arena) {
+  std::vector<PlanConflict> conflicts;
+  size_t n = std::min(buffers.size(), offsets.size());
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t end = offsets[i] + buffers[i].bytes;
+    if (offsets[i] % kArenaAlignment)
+      conflicts.push_back({PlanConflict::Misaligned, (int64_t)i, -1, offsets[i],
+                           end, buffers[i].firstDef});
+    if (end > arena || end < offsets[i])
+      conflicts.push_back({PlanConflict::OutsideArena, (int64_t)i, -1,
+                           offsets[i], end, buffers[i].firstDef});
+  }
+  for (size_t j = 0; j < n; ++j) {
+    for (size_t i = 0; i < j; ++i) {
+      const PlanBuffer &a = buffers[i], &b = buffers[j];
+      int64_t from = std::max(a.firstDef, b.firstDef);
+      int64_t to = std::min(a.lastUse, b.lastUse);
+      if (from > to)
+        continue;
+      uint64_t lo = std::max(offsets[i], offsets[j]);
+      uint64_t hi = std::min(offsets[i] + a.bytes, offsets[j] + b.bytes);
+      if (lo >= hi)
+        continue;
+      // An in-place pair shares its storage at the hand-over launch only.
+      bool pair = (b.inPlaceOf == (int64_t)i && a.lastUse == b.firstDef) ||
+                  (a.inPlaceOf == (int64_t)j && b.lastUse == a.firstDef);
+      if (pair && offsets[i] == offsets[j] && from == to)
+        continue;
+      conflicts.push_back(
+          {PlanConflict::Overlap, (int64_t)i, (int64_t)j, lo, hi, from});
+    }
+  }
+  return conflicts;
+}
