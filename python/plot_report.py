@@ -16,6 +16,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 
 def kernels(report):
@@ -44,6 +45,7 @@ def main(argv):
         ax.bar(range(len(data)), [b / 1e6 for b in data], color=color,
                width=1.0 if len(data) > 100 else 0.8)
         ax.set_ylabel("MB moved")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"{label}: {len(data)} kernels, "
                      f"{sum(data) / 1e6:.1f} MB DRAM traffic")
     axes[1].set_xlabel("kernel (launch order)")

@@ -3,11 +3,12 @@
 //
 // The buffer planner, without IR: buffers with a size and a live range over
 // the launch order get offsets in one arena so that buffers live at the same
-// launch never share bytes. Two planners run and the smaller arena wins:
-// greedy-by-size (largest first, lowest fitting offset, as TFLite) and
-// best-fit in time order (as XLA's heap simulator). The lower bound is the
-// peak of simultaneously live bytes, which no placement can beat for a fixed
-// order.
+// launch never share bytes. Three planners run and the smallest arena wins:
+// greedy-by-size (largest first, lowest fitting offset, as TFLite), best-fit
+// in time order (as XLA's heap simulator), and a bounded branch-and-bound
+// search over offsets started from the better of the two. The lower bound is
+// the peak of simultaneously live bytes, which no placement can beat for a
+// fixed order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BWC_ANALYSIS_BUFFERPLAN_H
@@ -43,9 +44,9 @@ struct PlanBuffer {
   int64_t inPlaceOf = -1;
 };
 
-enum class PlannerKind { GreedyBySize, BestFit };
+enum class PlannerKind { GreedyBySize, BestFit, Search };
 
-/// "greedy-by-size" or "best-fit".
+/// "greedy-by-size", "best-fit" or "search".
 llvm::StringRef stringifyPlannerKind(PlannerKind kind);
 
 struct BufferPlan {
@@ -58,8 +59,12 @@ struct BufferPlan {
   /// Sum of the aligned sizes: the arena without any reuse.
   uint64_t noReuseBytes = 0;
   PlannerKind planner = PlannerKind::GreedyBySize;
-  /// The arena each planner produced (the smaller one is kept).
-  uint64_t greedyBySizeBytes = 0, bestFitBytes = 0;
+  /// The arena each planner produced (the smallest one is kept). The
+  /// search starts from the smaller greedy arena and never ends above it;
+  /// searchBytes is 0 when the search did not run.
+  uint64_t greedyBySizeBytes = 0, bestFitBytes = 0, searchBytes = 0;
+  /// Placements the search tried (at most the node budget).
+  uint64_t searchNodes = 0;
   /// For each buffer, the in-place claim that was honoured (its inPlaceOf,
   /// or -1 where the claim was not legal).
   std::vector<int64_t> inPlaceOf;
@@ -71,9 +76,19 @@ std::vector<uint64_t> planGreedyBySize(llvm::ArrayRef<PlanBuffer> buffers,
 /// Best-fit in time order alone: offsets per buffer, arena in `arena`.
 std::vector<uint64_t> planBestFit(llvm::ArrayRef<PlanBuffer> buffers,
                                   uint64_t &arena);
-/// Runs both planners and keeps the smaller arena (greedy-by-size on ties).
-BufferPlan planBuffers(llvm::ArrayRef<PlanBuffer> buffers);
-/// Runs one planner only (the figures are still all computed).
+/// Placements the search may try. A few milliseconds on ~100 groups; enough
+/// to close ppocr_cls after fusion (see docs/passes/bwc-plan-buffers.md).
+constexpr uint64_t kSearchNodeBudget = 200000;
+
+/// Runs both greedy planners, then the search (at most `nodeBudget`
+/// placements; 0 skips it) from the smaller of their arenas, and keeps the
+/// smallest arena (greedy-by-size on ties, the search only when strictly
+/// smaller).
+BufferPlan planBuffers(llvm::ArrayRef<PlanBuffer> buffers,
+                       uint64_t nodeBudget = kSearchNodeBudget);
+/// Runs one greedy planner only, without the search (the lower bound and
+/// no-reuse figures are still computed). Search needs a greedy incumbent, so
+/// `Search` is the overload above with the default budget.
 BufferPlan planBuffers(llvm::ArrayRef<PlanBuffer> buffers, PlannerKind kind);
 
 /// Peak of the aligned bytes live at one launch (in-place pairs once).

@@ -17,6 +17,9 @@ using namespace mlir;
 
 void mlir::bwc::buildCPULoweringPipeline(OpPassManager &pm) {
   pm.addPass(createConvertBWCToLinalgPass());
+  // Inside a fused kernel, elementwise generics merge into their consumers
+  // so the intermediates become scalars in registers instead of buffers.
+  pm.addPass(createLinalgElementwiseOpFusionPass());
   // After the lowering, so that kernel signatures are already signless.
   pm.addPass(createKernelsToBuffersPass());
   pm.addPass(createCanonicalizerPass());
