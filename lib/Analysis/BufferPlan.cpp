@@ -10,8 +10,6 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <queue>
@@ -192,24 +190,19 @@ std::vector<uint64_t> bestFit(llvm::ArrayRef<Group> groups, uint64_t &arena) {
   return offset;
 }
 
-/// Branch and bound over offsets, started from `offset` (an incumbent of
-/// arena `arena`, kept unless beaten). Greedy-by-size commits to the lowest
-/// fitting offset of each buffer; on ppocr_cls after fusion that leaves the
-/// arena 7% above the bound and no greedy order or tie-break recovers it, so
-/// this revisits those choices. Groups go largest first (as greedy-by-size,
-/// so the first leaf is greedy-by-size's plan); a group's candidate offsets
-/// are 0 and the top of each placed group live with it, lowest first; those
-/// include the lowest fitting one, and every placement can be pushed down
-/// onto one of them. A branch is cut as soon as its arena reaches the best
-/// found (candidates are in increasing order, so the rest of the node too),
-/// and the search stops at the lower bound, which no placement beats. It
-/// visits at most `nodeBudget` placements: exact on small sets, a bounded
-/// improvement on large ones, and always a valid plan (the incumbent, or a
-/// complete placement that was checked against every conflict).
-std::vector<uint64_t> search(llvm::ArrayRef<Group> groups,
-                             std::vector<uint64_t> offset, uint64_t &arena,
-                             uint64_t lowerBound, uint64_t nodeBudget,
-                             uint64_t &nodes) {
+/// Searches for offsets of `groups` within `target` bytes; true and
+/// `offset` filled when found. Groups go largest first, as greedy-by-size,
+/// and each tries, lowest first, offset 0, the top of each placed group live
+/// with it, the bottom of one minus its own size, and `target` minus its
+/// size. The last two are what greedy-by-size lacks: on ppocr_cls after
+/// fusion, two 600-slot buffers must leave a 96-slot gap below them for a
+/// smaller buffer placed later. A failed group only depends on the groups
+/// live with it, so the search jumps back to the deepest of those (conflict-
+/// directed backjumping) instead of retrying the unrelated groups placed in
+/// between. `nodes` counts placements; the search gives up at `budget`.
+bool fitWithin(llvm::ArrayRef<Group> groups, uint64_t target,
+               uint64_t budget, uint64_t &nodes,
+               std::vector<uint64_t> &offset) {
   size_t n = groups.size();
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
@@ -218,42 +211,97 @@ std::vector<uint64_t> search(llvm::ArrayRef<Group> groups,
       return groups[a].bytes > groups[b].bytes;
     return groups[a].start < groups[b].start;
   });
-  // earlier[d]: the groups placed before depth d that are live with it.
+  // earlier[d]: the depths before d whose group is live with order[d].
   std::vector<std::vector<size_t>> earlier(n);
   for (size_t d = 0; d < n; ++d)
     for (size_t e = 0; e < d; ++e)
       if (liveTogether(groups[order[d]], groups[order[e]]))
-        earlier[d].push_back(order[e]);
-  std::vector<uint64_t> at(n, 0);
-  nodes = 0;
-  auto place = [&](auto &self, size_t d, uint64_t reached) -> void {
-    if (d == n) {
-      arena = reached;
-      offset = at;
-      return;
-    }
+        earlier[d].push_back(e);
+  std::vector<uint64_t> at(n, 0); // by depth
+  std::vector<std::vector<bool>> blame(n, std::vector<bool>(n, false));
+  constexpr int64_t kFound = -2, kGiveUp = -3;
+  // Returns kFound, kGiveUp, or the depth to resume at (-1: no plan).
+  auto place = [&](auto &self, size_t d) -> int64_t {
+    if (d == n)
+      return kFound;
     const Group &g = groups[order[d]];
+    std::fill(blame[d].begin(), blame[d].end(), false);
     std::vector<uint64_t> candidates = {0};
-    for (size_t p : earlier[d])
-      candidates.push_back(at[p] + groups[p].bytes);
+    if (target >= g.bytes)
+      candidates.push_back(target - g.bytes);
+    for (size_t e : earlier[d]) {
+      blame[d][e] = true;
+      candidates.push_back(at[e] + groups[order[e]].bytes);
+      if (at[e] >= g.bytes)
+        candidates.push_back(at[e] - g.bytes);
+    }
     llvm::sort(candidates);
     candidates.erase(std::unique(candidates.begin(), candidates.end()),
                      candidates.end());
     for (uint64_t c : candidates) {
-      if (std::max(reached, c + g.bytes) >= arena || arena <= lowerBound ||
-          nodes >= nodeBudget)
-        return;
-      bool fits = llvm::none_of(earlier[d], [&](size_t p) {
-        return c < at[p] + groups[p].bytes && at[p] < c + g.bytes;
-      });
-      if (!fits)
+      if (c + g.bytes > target)
+        break;
+      if (llvm::any_of(earlier[d], [&](size_t e) {
+            return c < at[e] + groups[order[e]].bytes && at[e] < c + g.bytes;
+          }))
         continue;
+      if (nodes >= budget)
+        return kGiveUp;
       ++nodes;
-      at[order[d]] = c;
-      self(self, d + 1, std::max(reached, c + g.bytes));
+      at[d] = c;
+      int64_t next = self(self, d + 1);
+      if (next != (int64_t)d)
+        return next;
     }
+    int64_t back = -1;
+    for (size_t e = 0; e < d; ++e)
+      if (blame[d][e])
+        back = e;
+    if (back >= 0)
+      for (size_t e = 0; e < (size_t)back; ++e)
+        if (blame[d][e])
+          blame[back][e] = true;
+    return back;
   };
-  place(place, 0, 0);
+  if (place(place, 0) != kFound)
+    return false;
+  offset.assign(n, 0);
+  for (size_t d = 0; d < n; ++d)
+    offset[order[d]] = at[d];
+  return true;
+}
+
+/// Improves the incumbent `offset` (arena `arena`) by searching for a plan
+/// within smaller targets: the lower bound first (the common case, and no
+/// plan beats it), then by bisection between the best target that failed
+/// and the best arena found. Each target gets half the placements left of
+/// `nodeBudget`; a target that runs out counts as failed. Returns the
+/// incumbent unless a complete plan, checked group by group against every
+/// group live with it, beat it.
+std::vector<uint64_t> search(llvm::ArrayRef<Group> groups,
+                             std::vector<uint64_t> offset, uint64_t &arena,
+                             uint64_t lowerBound, uint64_t nodeBudget,
+                             uint64_t &nodes) {
+  nodes = 0;
+  uint64_t failed = lowerBound; // every target below this failed
+  uint64_t target = lowerBound;
+  while (target < arena && nodes < nodeBudget) {
+    uint64_t used = 0;
+    std::vector<uint64_t> found;
+    bool ok = fitWithin(groups, target, (nodeBudget - nodes + 1) / 2, used,
+                        found);
+    nodes += used;
+    if (ok) {
+      offset = std::move(found);
+      arena = 0;
+      for (size_t g = 0; g < groups.size(); ++g)
+        arena = std::max(arena, offset[g] + groups[g].bytes);
+    } else {
+      failed = target + kArenaAlignment;
+    }
+    target = llvm::alignDown(failed + (arena - failed) / 2, kArenaAlignment);
+    target = std::max(target, failed);
+  }
   return offset;
 }
 
@@ -308,9 +356,6 @@ static BufferPlan plan(llvm::ArrayRef<PlanBuffer> buffers, bool greedy,
   std::vector<size_t> groupOf;
   std::vector<Group> groups = makeGroups(buffers, p.inPlaceOf, groupOf);
   p.lowerBoundBytes = peakLiveBytes(groups);
-  if (getenv("BWC_DUMP_PLAN")) // TEMP
-    for (const Group &x : groups)
-      fprintf(stderr, "G %llu %lld %lld\n", (unsigned long long)x.bytes, (long long)x.start, (long long)x.end);
   for (const PlanBuffer &b : buffers)
     p.noReuseBytes += alignedBufferBytes(b.bytes);
   std::vector<uint64_t> g, f;

@@ -5,8 +5,9 @@
 // the launch order get offsets in one arena so that buffers live at the same
 // launch never share bytes. Three planners run and the smallest arena wins:
 // greedy-by-size (largest first, lowest fitting offset, as TFLite), best-fit
-// in time order (as XLA's heap simulator), and a bounded branch-and-bound
-// search over offsets started from the better of the two. The lower bound is
+// in time order (as XLA's heap simulator), and, when both miss the lower
+// bound, a bounded backtracking search for a smaller arena that keeps the
+// better of the two unless it beats it. The lower bound is
 // the peak of simultaneously live bytes, which no placement can beat for a
 // fixed order.
 //
