@@ -47,6 +47,16 @@ static cl::list<std::string>
 static cl::opt<std::string>
     fusion("fusion", cl::desc("none: one kernel per op; default: bwc-fuse"),
            cl::init("default"));
+static cl::opt<std::string>
+    precision("precision",
+              cl::desc("fp32, or fp16/bf16: bwc-mixed-precision rewrites "
+                       "the graph (inputs and outputs stay f32)"),
+              cl::init("fp32"));
+static cl::opt<bool> contractionF32(
+    "precision-contraction-f32",
+    cl::desc("With --precision=fp16|bf16, compute matmul/conv in f32 on "
+             "low-precision operands"),
+    cl::init(false));
 static cl::opt<double> peakBw("peak-bw",
                               cl::desc("Peak DRAM bandwidth for time "
                                        "estimates, GB/s"),
@@ -114,6 +124,7 @@ llvm::json::Value reportToJson(const mlir::bwc::ProgramCost &unfused,
       {"planner", memory.planner}};
   root["target"] = std::string(target);
   root["fusion"] = std::string(fusion);
+  root["precision"] = std::string(precision);
   root["peak_gbps"] = peakBw.getValue();
   root["unfused"] = costToJson(unfused);
   auto ratio = [](double a, double b) { return b ? a / b : 0.0; };
@@ -211,6 +222,11 @@ int main(int argc, char **argv) {
                  << "' (expected none or default)\n";
     return 1;
   }
+  if (precision != "fp32" && precision != "fp16" && precision != "bf16") {
+    llvm::errs() << "bwc-compile: unknown --precision '" << precision
+                 << "' (expected fp32, fp16 or bf16)\n";
+    return 1;
+  }
   if (!(peakBw > 0)) {
     llvm::errs() << "bwc-compile: --peak-bw expects a positive GB/s figure\n";
     return 1;
@@ -237,6 +253,17 @@ int main(int argc, char **argv) {
   PassManager graph(&ctx);
   graph.addPass(createCanonicalizerPass());
   graph.addPass(createCSEPass());
+  // Mixed precision before fusion, so that fusion places the casts and both
+  // the unfused baseline and the fused program are in the chosen precision.
+  if (precision != "fp32") {
+    std::string options = "precision=" + precision;
+    if (contractionF32)
+      options += " contraction-f32=true";
+    if (failed(parsePassPipeline("bwc-mixed-precision{" + options + "}",
+                                 graph, llvm::errs())))
+      return 1;
+    graph.addPass(createCSEPass());
+  }
   if (failed(graph.run(*module)))
     return 1;
   auto program = module->lookupSymbol<func::FuncOp>("main");

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -36,6 +37,13 @@ void mlir::bwc::buildCPULoweringPipeline(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // bf16 arithmetic and math in f32 registers (the conversions are then
+  // expanded below), so that no bf16 libcall is left for LLVM to emit.
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16"};
+  emulate.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  pm.addPass(math::createMathExtendToSupportedTypes());
   // bf16 conversions as integer arithmetic: Debian 12's libgcc has no
   // __truncsfbf2.
   arith::ArithExpandOpsPassOptions expand;

@@ -1,0 +1,307 @@
+//===- MixedPrecision.cpp - fp16/bf16 rewriting with AMP-style lists ------===//
+//
+// Walks the program function once, in order, and decides for every op
+// whether it computes in the low precision (fp16 or bf16) or in f32:
+// - allow (matmul, conv): always low precision;
+// - follow (elementwise, data movement, max/min reductions, pooling,
+//   nearest resizing, arg reductions): low precision when every
+//   non-constant float operand already is, f32 otherwise;
+// - deny (sum/mean/prod reductions, exp, log, pow, linear/cubic resizing,
+//   the ops producing the program's results, anything unknown): f32.
+// Operands are converted with bwc.cast where their type differs from the
+// op's; f32 constants are converted at compile time (dense and
+// dense_resource weights alike), and a cast back of an exact widening
+// (f16 -> f32 -> f16) reuses the narrow value. The function's inputs and
+// results keep their declared types: casts sit at the boundary. Only f32
+// is rewritten; f64 and integers are left alone.
+//
+// The reasons for each list entry are in docs/passes/bwc-mixed-precision.md.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Transforms/Passes.h"
+
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::bwc {
+#define GEN_PASS_DEF_MIXEDPRECISIONPASS
+#include "bwc/Transforms/Passes.h.inc"
+} // namespace mlir::bwc
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+namespace {
+
+enum class Policy { Allow, Follow, Deny };
+
+Policy classify(Operation *op) {
+  if (isa<MatmulOp, ConvOp>(op))
+    return Policy::Allow;
+  if (auto u = dyn_cast<UnaryOp>(op)) {
+    switch (u.getFn()) {
+    case UnaryFn::exp:
+    case UnaryFn::log:
+      return Policy::Deny;
+    default:
+      return Policy::Follow;
+    }
+  }
+  if (auto b = dyn_cast<BinaryOp>(op))
+    return b.getFn() == BinaryFn::pow ? Policy::Deny : Policy::Follow;
+  if (auto r = dyn_cast<ReduceOp>(op))
+    return r.getKind() == ReduceKind::max || r.getKind() == ReduceKind::min
+               ? Policy::Follow
+               : Policy::Deny;
+  if (auto r = dyn_cast<ResizeOp>(op))
+    return r.getMode() == ResizeMode::nearest ? Policy::Follow : Policy::Deny;
+  if (isa<SelectOp, BroadcastOp, ReshapeOp, TransposeOp, SliceOp, ConcatOp,
+          PadOp, GatherOp, PoolOp, ArgReduceOp>(op))
+    return Policy::Follow;
+  return Policy::Deny;
+}
+
+bool isF32(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getElementType().isF32();
+}
+
+Type elementType(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+bool isFloatTensor(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && isa<FloatType>(t.getElementType());
+}
+
+/// `f32` values of `attr` (dense or dense_resource), or false.
+bool readF32(ElementsAttr attr, SmallVectorImpl<float> &out) {
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = res.getRawHandle().getBlob();
+    if (!blob)
+      return false;
+    ArrayRef<char> data = blob->getData();
+    int64_t n = cast<ShapedType>(attr.getType()).getNumElements();
+    if ((int64_t)data.size() != n * 4)
+      return false;
+    out.resize(n);
+    std::memcpy(out.data(), data.data(), data.size());
+    return true;
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (!dense)
+    return false;
+  for (float v : dense.getValues<float>())
+    out.push_back(v);
+  return true;
+}
+
+/// `attr` converted to element type `elt` at compile time; a null attribute
+/// when its data cannot be read.
+ElementsAttr convertConstant(ElementsAttr attr, FloatType elt) {
+  auto type = cast<RankedTensorType>(attr.getType()).clone(elt);
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr); dense && dense.isSplat()) {
+    APFloat v(dense.getSplatValue<float>());
+    bool lost;
+    v.convert(elt.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return DenseElementsAttr::get(type, v);
+  }
+  SmallVector<float> values;
+  if (!readF32(attr, values))
+    return {};
+  SmallVector<uint16_t> bits;
+  bits.reserve(values.size());
+  for (float f : values) {
+    APFloat v(f);
+    bool lost;
+    v.convert(elt.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    bits.push_back((uint16_t)v.bitcastToAPInt().getZExtValue());
+  }
+  ArrayRef<char> raw(reinterpret_cast<const char *>(bits.data()),
+                     bits.size() * sizeof(uint16_t));
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    std::string name = (res.getRawHandle().getKey() + "_" +
+                        (elt.isF16() ? "f16" : "bf16"))
+                           .str();
+    return DenseResourceElementsAttr::get(
+        type, name,
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(raw, alignof(double)));
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, raw);
+}
+
+/// True when every value of `from` is exactly representable in `to`.
+bool isExactWidening(Type from, Type to) {
+  auto f = dyn_cast<FloatType>(from), t = dyn_cast<FloatType>(to);
+  if (!f || !t)
+    return false;
+  return (f.isF16() || f.isBF16()) && (t.isF32() || t.isF64());
+}
+
+class Rewriter {
+public:
+  explicit Rewriter(FloatType low) : low(low) {}
+
+  /// `v` with element type `elt`: the value itself, a compile-time
+  /// converted constant, the narrow source of an exact widening, or a new
+  /// bwc.cast placed right after `v`'s definition.
+  Value convert(Value v, Type elt) {
+    if (elementType(v) == elt)
+      return v;
+    auto key = std::make_pair(v, elt);
+    if (auto it = cache.find(key); it != cache.end())
+      return it->second;
+    Value result;
+    if (auto c = v.getDefiningOp<CastOp>();
+        c && elementType(c.getInput()) == elt &&
+        isExactWidening(elt, elementType(v)))
+      result = c.getInput();
+    OpBuilder b(v.getContext());
+    if (!result) {
+      if (auto c = v.getDefiningOp<ConstantOp>();
+          c && isF32(v) && isa<FloatType>(elt)) {
+        if (ElementsAttr attr = convertConstant(c.getValue(), cast<FloatType>(elt))) {
+          b.setInsertionPoint(c);
+          result = ConstantOp::create(b, c.getLoc(), attr);
+        }
+      }
+    }
+    if (!result) {
+      if (Operation *def = v.getDefiningOp())
+        b.setInsertionPointAfter(def);
+      else
+        b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+      auto type = cast<RankedTensorType>(v.getType()).clone(elt);
+      result = CastOp::create(b, v.getLoc(), type, v);
+    }
+    cache[key] = result;
+    return result;
+  }
+
+  /// Decides and applies the precision of `op`; `isOutput` ops (whose
+  /// results the program returns) compute in f32.
+  void rewrite(Operation *op, bool contractionF32, bool isOutput) {
+    Policy policy = isOutput ? Policy::Deny : classify(op);
+    bool useLow = false;
+    switch (policy) {
+    case Policy::Allow:
+      useLow = true;
+      break;
+    case Policy::Deny:
+      useLow = false;
+      break;
+    case Policy::Follow: {
+      bool anyLow = false, allLow = true;
+      for (Value v : op->getOperands()) {
+        if (!isFloatTensor(v) || v.getDefiningOp<ConstantOp>())
+          continue;
+        if (elementType(v) == low)
+          anyLow = true;
+        else if (isF32(v))
+          allLow = false;
+      }
+      useLow = anyLow && allLow;
+      break;
+    }
+    }
+    Type from = useLow ? Type(Float32Type::get(op->getContext())) : low;
+    Type to = useLow ? low : Type(Float32Type::get(op->getContext()));
+    for (OpOperand &operand : op->getOpOperands())
+      if (isFloatTensor(operand.get()) && elementType(operand.get()) == from)
+        operand.set(convert(operand.get(), to));
+    if (!useLow)
+      return;
+    for (OpResult r : op->getResults())
+      if (isF32(r))
+        r.setType(cast<RankedTensorType>(r.getType()).clone(low));
+    if (auto pad = dyn_cast<PadOp>(op))
+      if (auto f = dyn_cast<FloatAttr>(pad.getValue()); f && f.getType().isF32())
+        pad.setValueAttr(FloatAttr::get(low, f.getValueAsDouble()));
+    if (policy == Policy::Allow && contractionF32)
+      computeInF32(op);
+  }
+
+private:
+  /// Makes the contraction `op` (low-precision operands and result) compute
+  /// in f32: its operands are widened in its kernel and its result narrowed.
+  void computeInF32(Operation *op) {
+    Type f32 = Float32Type::get(op->getContext());
+    OpBuilder b(op);
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      auto type = cast<RankedTensorType>(v.getType()).clone(f32);
+      operand.set(CastOp::create(b, op->getLoc(), type, v));
+    }
+    b.setInsertionPointAfter(op);
+    for (OpResult r : op->getResults()) {
+      auto lowType = cast<RankedTensorType>(r.getType());
+      r.setType(lowType.clone(f32));
+      auto narrow = CastOp::create(b, op->getLoc(), lowType, r);
+      r.replaceAllUsesExcept(narrow, narrow);
+    }
+  }
+
+  FloatType low;
+  llvm::DenseMap<std::pair<Value, Type>, Value> cache;
+};
+
+struct MixedPrecisionPass
+    : public bwc::impl::MixedPrecisionPassBase<MixedPrecisionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp program = lookupProgram(getOperation(), funcName);
+    if (!program)
+      return signalPassFailure();
+    MLIRContext *ctx = &getContext();
+    FloatType low;
+    if (precision == "fp16")
+      low = Float16Type::get(ctx);
+    else if (precision == "bf16")
+      low = BFloat16Type::get(ctx);
+    else {
+      program.emitError() << "unknown precision '" << precision
+                          << "' (expected fp16 or bf16)";
+      return signalPassFailure();
+    }
+    if (!program.getBody().hasOneBlock()) {
+      program.emitError() << "expects a single-block program function";
+      return signalPassFailure();
+    }
+    Block &body = program.getBody().front();
+    Rewriter rewriter(low);
+    SmallVector<Operation *> ops;
+    for (Operation &op : body)
+      ops.push_back(&op);
+    for (Operation *op : ops) {
+      if (isa<ConstantOp, CastOp>(op))
+        continue;
+      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        // Results keep their declared types.
+        ArrayRef<Type> declared = program.getFunctionType().getResults();
+        for (auto [i, operand] : llvm::enumerate(ret->getOpOperands()))
+          if (operand.get().getType() != declared[i])
+            operand.set(rewriter.convert(
+                operand.get(), cast<RankedTensorType>(declared[i])
+                                   .getElementType()));
+        continue;
+      }
+      if (op->getDialect() != ctx->getLoadedDialect<BWCDialect>())
+        continue;
+      bool isOutput = llvm::any_of(op->getUsers(), [](Operation *user) {
+        return isa<func::ReturnOp>(user);
+      });
+      rewriter.rewrite(op, contractionF32, isOutput);
+    }
+    // Drop what the rewrite left unused (original weights, spare casts).
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+      if (isa<ConstantOp, CastOp>(op) && op.use_empty())
+        op.erase();
+  }
+};
+
+} // namespace
