@@ -157,6 +157,29 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
 // Convolution
 //===----------------------------------------------------------------------===//
 
+/// The indexing maps of a sliding window over `numLoops` loops: the input
+/// reads (inLead..., o*s + k*d), the window (winLead..., k) and the output
+/// (outLead..., o), with o = dim(firstOut + i) and k = dim(firstTap + i).
+SmallVector<AffineMap> slidingWindowMaps(MLIRContext *ctx, int64_t numLoops,
+                                         ArrayRef<AffineExpr> inLead,
+                                         ArrayRef<AffineExpr> winLead,
+                                         ArrayRef<AffineExpr> outLead,
+                                         int64_t firstOut, int64_t firstTap,
+                                         ArrayRef<int64_t> strides,
+                                         ArrayRef<int64_t> dilations) {
+  SmallVector<AffineExpr> in(inLead), win(winLead), out(outLead);
+  for (size_t i = 0; i < strides.size(); ++i) {
+    AffineExpr o = getAffineDimExpr(firstOut + i, ctx);
+    AffineExpr k = getAffineDimExpr(firstTap + i, ctx);
+    in.push_back(o * strides[i] + k * dilations[i]);
+    win.push_back(k);
+    out.push_back(o);
+  }
+  return {AffineMap::get(numLoops, 0, in, ctx),
+          AffineMap::get(numLoops, 0, win, ctx),
+          AffineMap::get(numLoops, 0, out, ctx)};
+}
+
 /// out[n, f, o...] += in[n, g(f) * Cg + c, o * s + k * d] * w[f, c, k...]
 /// over the already padded `input` and a `filter` of shape [F, Cg, K...].
 Value directConv(OpBuilder &b, Location loc, Value input, Value filter,
@@ -172,18 +195,9 @@ Value directConv(OpBuilder &b, Location loc, Value input, Value filter,
   auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
   AffineExpr f = dim(1), c = dim(2 + spatial);
   AffineExpr channel = groups == 1 ? c : f.floorDiv(fg) * cg + c;
-  SmallVector<AffineExpr> inExprs = {dim(0), channel};
-  SmallVector<AffineExpr> wExprs = {f, c};
-  SmallVector<AffineExpr> outExprs = {dim(0), f};
-  for (int64_t i = 0; i < spatial; ++i) {
-    AffineExpr o = dim(2 + i), k = dim(3 + spatial + i);
-    inExprs.push_back(o * strides[i] + k * dilations[i]);
-    wExprs.push_back(k);
-    outExprs.push_back(o);
-  }
-  SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inExprs, ctx),
-                                 AffineMap::get(numLoops, 0, wExprs, ctx),
-                                 AffineMap::get(numLoops, 0, outExprs, ctx)};
+  SmallVector<AffineMap> maps = slidingWindowMaps(
+      ctx, numLoops, {dim(0), channel}, {f, c}, {dim(0), f}, /*firstOut=*/2,
+      /*firstTap=*/3 + spatial, strides, dilations);
   Type t = outType.getElementType();
   Value init = filledTensor(b, loc, outType.getShape(),
                             cast<TypedAttr>(b.getZeroAttr(t)));
@@ -405,17 +419,9 @@ struct PoolLowering : OpConversionPattern<PoolOp> {
     // gives the k loops their sizes.
     int64_t numLoops = 2 + 2 * spatial;
     auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> inExprs = {dim(0), dim(1)}, winExprs,
-                            outExprs = {dim(0), dim(1)};
-    for (int64_t i = 0; i < spatial; ++i) {
-      AffineExpr o = dim(2 + i), k = dim(2 + spatial + i);
-      inExprs.push_back(o * strides[i] + k * dilations[i]);
-      winExprs.push_back(k);
-      outExprs.push_back(o);
-    }
-    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inExprs, ctx),
-                                   AffineMap::get(numLoops, 0, winExprs, ctx),
-                                   AffineMap::get(numLoops, 0, outExprs, ctx)};
+    SmallVector<AffineMap> maps = slidingWindowMaps(
+        ctx, numLoops, {dim(0), dim(1)}, {}, {dim(0), dim(1)},
+        /*firstOut=*/2, /*firstTap=*/2 + spatial, strides, dilations);
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel, t);
     Value init = filledTensor(rewriter, loc, outType.getShape(), padValue);
     BinaryFn combine = isMax ? BinaryFn::max : BinaryFn::add;
