@@ -32,12 +32,7 @@ int64_t elementsOf(Value v) {
 /// Flops per element of an elementwise function: transcendental functions
 /// are counted as one operation each, like every peer's roofline does.
 uint64_t unaryFlops(UnaryFn fn) {
-  switch (fn) {
-  case UnaryFn::sigmoid: return 4; // exp, add, div, neg
-  case UnaryFn::rsqrt:
-  case UnaryFn::reciprocal: return 1;
-  default: return 1;
-  }
+  return fn == UnaryFn::sigmoid ? 4 : 1; // sigmoid: neg, exp, add, div
 }
 
 } // namespace
