@@ -216,7 +216,7 @@ void readU32s(Reader &r, std::vector<uint32_t> &v, const char *what) {
 // Minimal encoded sizes, used to bound counts before allocating.
 constexpr size_t kMinDescBytes = 8 + 4 + 8;
 constexpr size_t kBufferBytes = 1 + 8 + 8 + 8 + 4;
-constexpr size_t kMinKernelBytes = 8 + 8 + 3 * 8;
+constexpr size_t kMinKernelBytes = 8 + 8 + 3 * 8 + 7 * 4 + 8;
 constexpr size_t kMinLaunchBytes = 4 + 8;
 
 void readPayload(Reader &r, Artifact &a) {
@@ -243,6 +243,12 @@ void readPayload(Reader &r, Artifact &a) {
     k.bytesRead = r.u64("kernel bytes read");
     k.bytesWritten = r.u64("kernel bytes written");
     k.flops = r.u64("kernel flops");
+    for (uint32_t &g : k.grid)
+      g = r.u32("kernel grid");
+    for (uint32_t &b : k.block)
+      b = r.u32("kernel block");
+    k.sharedBytes = r.u32("kernel shared bytes");
+    k.config = r.str("kernel config");
   }
   a.launches.resize(r.count(kMinLaunchBytes, "launch list"));
   for (Launch &l : a.launches) {
@@ -251,6 +257,8 @@ void readPayload(Reader &r, Artifact &a) {
   }
   a.arenaBytes = r.u64("arena size");
   a.code = r.str("code");
+  a.cubin = r.str("cubin");
+  a.gpuArch = r.str("gpu arch");
   a.weights = r.str("weights");
   a.report = r.str("report");
 }
@@ -349,10 +357,43 @@ std::string validateBuffers(const Artifact &a) {
   return {};
 }
 
+/// CUDA limits of compute capability 7.0 and later.
+constexpr uint64_t kMaxGridX = (uint64_t(1) << 31) - 1, kMaxGridYZ = 65535,
+                   kMaxBlockThreads = 1024, kMaxBlockZ = 64,
+                   kMaxSharedBytes = 227 * 1024;
+
+std::string validateKernel(const Artifact &a, const Kernel &k) {
+  std::string where = "kernel '" + k.name + "'";
+  bool cuda = a.target == "cuda";
+  bool anyConfig = k.sharedBytes != 0;
+  for (int d = 0; d < 3; ++d)
+    anyConfig |= k.grid[d] != 0 || k.block[d] != 0;
+  if (!cuda)
+    return anyConfig ? where + " has a launch configuration on the cpu target"
+                     : std::string();
+  uint64_t threads = uint64_t(k.block[0]) * k.block[1] * k.block[2];
+  if (!k.grid[0] || !k.grid[1] || !k.grid[2] || !threads)
+    return where + " has an empty grid or block";
+  if (k.grid[0] > kMaxGridX || k.grid[1] > kMaxGridYZ ||
+      k.grid[2] > kMaxGridYZ)
+    return where + " has a grid beyond the CUDA limits";
+  if (threads > kMaxBlockThreads || k.block[2] > kMaxBlockZ)
+    return where + " has " + std::to_string(threads) +
+           " threads per block (at most 1024)";
+  if (k.sharedBytes > kMaxSharedBytes)
+    return where + " asks for " + std::to_string(k.sharedBytes) +
+           " bytes of shared memory (at most " +
+           std::to_string(kMaxSharedBytes) + ")";
+  return {};
+}
+
 std::string validateLaunches(const Artifact &a) {
-  for (size_t i = 0; i < a.kernels.size(); ++i)
+  for (size_t i = 0; i < a.kernels.size(); ++i) {
     if (a.kernels[i].name.empty())
       return "kernel " + std::to_string(i) + " has no name";
+    if (std::string e = validateKernel(a, a.kernels[i]); !e.empty())
+      return e;
+  }
   for (size_t i = 0; i < a.launches.size(); ++i) {
     const Launch &l = a.launches[i];
     std::string where = "launch " + std::to_string(i);
@@ -370,6 +411,11 @@ std::string validateLaunches(const Artifact &a) {
 std::string validate(const Artifact &a) {
   if (a.target != "cpu" && a.target != "cuda")
     return "unknown artifact target '" + a.target + "'";
+  if (a.target == "cpu" && (!a.cubin.empty() || !a.gpuArch.empty()))
+    return "invalid artifact: a cpu artifact carries a cubin or gpu arch";
+  if (a.target == "cuda" && a.gpuArch.rfind("sm_", 0) != 0)
+    return "invalid artifact: cuda artifact has gpu arch '" + a.gpuArch +
+           "' (expected sm_NN)";
   if (a.arenaBytes > kMaxBytes)
     return "the arena is too large";
   std::string e = validateIO(a, a.inputs, a.inputBuffers, "input");
@@ -415,6 +461,12 @@ std::string serialize(const Artifact &a) {
     p.u64(k.bytesRead);
     p.u64(k.bytesWritten);
     p.u64(k.flops);
+    for (uint32_t g : k.grid)
+      p.u32(g);
+    for (uint32_t b : k.block)
+      p.u32(b);
+    p.u32(k.sharedBytes);
+    p.str(k.config);
   }
   p.u64(a.launches.size());
   for (const Launch &l : a.launches) {
@@ -423,6 +475,8 @@ std::string serialize(const Artifact &a) {
   }
   p.u64(a.arenaBytes);
   p.str(a.code);
+  p.str(a.cubin);
+  p.str(a.gpuArch);
   p.str(a.weights);
   p.str(a.report);
 

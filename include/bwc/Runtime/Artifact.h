@@ -3,7 +3,7 @@
 // The artifact is one file holding everything a run needs: the I/O
 // signature, the buffers (inputs, outputs, weights, intermediates), the
 // kernels and their static cost, the ordered launch list, the code (a shared
-// object for the CPU target; PTX/cubin for CUDA later) and the weights.
+// object for the CPU target; PTX and a cubin for CUDA) and the weights.
 // docs/artifact.md specifies the byte layout.
 //
 // This header is part of the runtime: C++17 only, no MLIR or LLVM, so the
@@ -65,6 +65,14 @@ struct Kernel {
   std::string name;     ///< symbol in the code object
   std::string ops;      ///< the bwc ops it computes, for reports
   uint64_t bytesRead = 0, bytesWritten = 0, flops = 0;
+  /// CUDA launch configuration (all zero on the CPU target): grid and block
+  /// dimensions and dynamic shared memory bytes. Shapes are static, so the
+  /// compiler fixes them.
+  uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+  uint32_t sharedBytes = 0;
+  /// The kernel configuration in words (emitter, vector width, elements per
+  /// thread...), for reports; may be empty.
+  std::string config;
 };
 
 /// One kernel launch; `args` are buffer indices in the kernel's argument
@@ -86,7 +94,15 @@ struct Artifact {
   std::vector<Launch> launches;
   uint64_t arenaBytes = 0;
   /// CPU: an ELF shared object whose kernels are `void name(void **args)`.
+  /// CUDA: the PTX text of one module holding every kernel, each taking one
+  /// pointer per argument buffer.
   std::string code;
+  /// CUDA: the cubin of `code` for `gpuArch` when ptxas was available at
+  /// compile time (the runtime prefers it on a matching GPU and JIT-compiles
+  /// the PTX otherwise); empty on the CPU target.
+  std::string cubin;
+  /// CUDA: the architecture the PTX targets ("sm_90"); empty on the CPU.
+  std::string gpuArch;
   std::string weights;
   /// The static report (JSON text), as `bwc-compile --report-json` writes.
   std::string report;
@@ -104,7 +120,7 @@ bool writeArtifactFile(const std::string &path, const Artifact &a,
                        std::string &error);
 
 /// Current format version; readers refuse others.
-constexpr uint32_t kArtifactVersion = 1;
+constexpr uint32_t kArtifactVersion = 2;
 
 } // namespace bwc::rt
 

@@ -108,7 +108,7 @@ TEST(ArtifactTest, RoundTrip) {
 TEST(ArtifactTest, HeaderLayout) {
   std::string bytes = serialize(sample());
   EXPECT_EQ(std::memcmp(bytes.data(), "BWCARTF\0", 8), 0);
-  EXPECT_EQ(bytes[8], 1);                 // version, little-endian u32
+  EXPECT_EQ(bytes[8], 2);                 // version, little-endian u32
   EXPECT_EQ(readU64(bytes, 8) >> 32, 0u); // reserved
   EXPECT_EQ(readU64(bytes, 16), bytes.size() - 32);
   EXPECT_EQ(readU64(bytes, 24), fnv(bytes, 32));
@@ -154,9 +154,9 @@ TEST(ArtifactTest, BadHeader) {
   EXPECT_EQ(errorOf("hello world, this is not an artifact at all"),
             "not a bwc artifact (bad magic)");
   bad = bytes;
-  bad[8] = 2;
+  bad[8] = 1;
   EXPECT_EQ(errorOf(bad),
-            "artifact format version 2 is not supported (expected 1)");
+            "artifact format version 1 is not supported (expected 2)");
   bad = bytes;
   bad[12] = 1;
   EXPECT_TRUE(startsWith(errorOf(bad), "artifact header is malformed"));
@@ -180,7 +180,7 @@ TEST(ArtifactTest, HostileCountsDoNotAllocate) {
   writeU64(bad, 32 + 8 + 3, uint64_t(1) << 60);
   reseal(bad);
   EXPECT_EQ(errorOf(bad), "artifact is malformed: tensor list count "
-                          "1152921504606846976 exceeds the 80 bytes left");
+                          "1152921504606846976 exceeds the 96 bytes left");
 }
 
 TEST(ArtifactTest, ExtraPayloadBytes) {
@@ -267,6 +267,67 @@ TEST(ArtifactTest, InvalidContentWithValidChecksum) {
   a = sample();
   a.kernels[0].name.clear();
   expect(a, "invalid artifact: kernel 0 has no name");
+  a = sample();
+  a.kernels[0].block[0] = 32;
+  expect(a, "invalid artifact: kernel 'k0' has a launch configuration on the "
+            "cpu target");
+  a = sample();
+  a.cubin = "x";
+  expect(a, "invalid artifact: a cpu artifact carries a cubin or gpu arch");
+}
+
+namespace {
+/// `sample()` as a CUDA artifact with a valid launch configuration.
+Artifact cudaSample() {
+  Artifact a = sample();
+  a.target = "cuda";
+  a.gpuArch = "sm_90";
+  a.code = "//\n.version 8.0\n.target sm_90\n";
+  a.cubin = std::string("\x7f" "ELF", 4);
+  for (Kernel &k : a.kernels) {
+    k.grid[0] = 132, k.grid[1] = k.grid[2] = 1;
+    k.block[0] = 256, k.block[1] = k.block[2] = 1;
+    k.config = "loop vector=4 elements=8";
+  }
+  a.kernels[1].sharedBytes = 1024;
+  return a;
+}
+} // namespace
+
+TEST(ArtifactTest, CudaLaunchConfigurationRoundTrips) {
+  Artifact a = cudaSample(), b;
+  std::string error;
+  ASSERT_TRUE(deserialize(serialize(a), b, error)) << error;
+  EXPECT_EQ(b.gpuArch, "sm_90");
+  EXPECT_EQ(b.cubin, a.cubin);
+  EXPECT_EQ(b.kernels[0].grid[0], 132u);
+  EXPECT_EQ(b.kernels[0].block[0], 256u);
+  EXPECT_EQ(b.kernels[1].sharedBytes, 1024u);
+  EXPECT_EQ(b.kernels[1].config, "loop vector=4 elements=8");
+}
+
+TEST(ArtifactTest, InvalidCudaLaunchConfiguration) {
+  auto expect = [](const Artifact &a, const char *message) {
+    EXPECT_EQ(errorOf(a), message);
+  };
+  Artifact a = cudaSample();
+  a.gpuArch = "gfx90a";
+  expect(a, "invalid artifact: cuda artifact has gpu arch 'gfx90a' (expected "
+            "sm_NN)");
+  a = cudaSample();
+  a.kernels[0].grid[1] = 0;
+  expect(a, "invalid artifact: kernel 'k0' has an empty grid or block");
+  a = cudaSample();
+  a.kernels[0].grid[2] = 70000;
+  expect(a, "invalid artifact: kernel 'k0' has a grid beyond the CUDA limits");
+  a = cudaSample();
+  a.kernels[1].block[1] = 8;
+  expect(a, "invalid artifact: kernel 'k1' has 2048 threads per block (at "
+            "most 1024)");
+  a = cudaSample();
+  a.kernels[1].sharedBytes = 1 << 20;
+  expect(a, "invalid artifact: kernel 'k1' asks for 1048576 bytes of shared "
+            "memory (at most 232448)");
 }
 
 TEST(ArtifactTest, RandomMutationsNeverCrash) {
