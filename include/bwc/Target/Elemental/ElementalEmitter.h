@@ -1,0 +1,105 @@
+//===- ElementalEmitter.h - One element of any value of a kernel -*- C++ -*-===//
+//
+// The shared core of the kernel emitters (XLA's "elemental IR emitter"):
+// given an outlined kernel function (bwc ops on tensors, static shapes) and
+// the flat buffers its arguments live in, it emits the scalar code that
+// computes ONE element of any value of the kernel at a given index:
+//
+//   - a kernel argument: a load from its buffer (row-major linearization);
+//   - an inline constant: the constant (splat or per-element select);
+//   - unary/binary/select/cast: the operands' elements (numpy broadcasting
+//     folded into the index), then the scalar op;
+//   - broadcast/reshape/transpose/slice/concat/pad/gather/resize: index
+//     arithmetic on the operand's element (guarded where an index may fall
+//     outside an operand, so that no load ever reads out of bounds);
+//   - reduce/arg_reduce/matmul/conv/pool: a sequential loop (scf.for with
+//     f32-or-wider accumulation where the op asks for it) over the reduced
+//     elements, unless the driver bound the value (bindValue) because it
+//     computed it itself (a block-wide row reduction on the GPU, the row
+//     pass of a CPU reduction kernel).
+//
+// Drivers decide the iteration: the CPU elemental driver loops over output
+// elements; the CUDA emitters map output elements to threads, warps and
+// blocks. The emitter itself knows nothing of threads, so its semantics are
+// checked on the CPU against the ONNX references and then reused unchanged
+// on the GPU.
+//
+// The emitted code uses the arith, math, scf and memref dialects only, on
+// signless scalar types (the kernel's unsigned integers are computed as
+// signless values with unsigned ops). No `math` op without a GPU lowering
+// may be emitted: the CUDA target lowers math ops through polynomial
+// approximations, not libm/libdevice.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_TARGET_ELEMENTAL_ELEMENTALEMITTER_H
+#define BWC_TARGET_ELEMENTAL_ELEMENTALEMITTER_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::bwc {
+
+class ElementalEmitter {
+public:
+  /// `kernel` is the outlined kernel (tensor form, before any lowering); it
+  /// is only read. `argBuffers[i]` is a 1-D static memref (memref<N x T>,
+  /// T signless, N the element count of argument i) in the code being
+  /// built, holding kernel argument i in row-major order.
+  ElementalEmitter(func::FuncOp kernel, ValueRange argBuffers);
+
+  /// Emits, at the builder's insertion point, the code computing element
+  /// `index` of `value` (a value defined in `kernel`: a block argument or an
+  /// op result). `index` holds one `index`-typed value per dimension of the
+  /// value's type (empty for rank 0). Returns the scalar (signless element
+  /// type), or failure after emitting an error at the op it cannot handle
+  /// ("expects ... but got ..."), never a crash.
+  FailureOr<Value> emit(OpBuilder &b, Location loc, Value value,
+                        ValueRange index);
+
+  /// Same, with the index given as a row-major linear index into `value`.
+  FailureOr<Value> emitLinear(OpBuilder &b, Location loc, Value value,
+                              Value linearIndex);
+
+  /// Tells the emitter that every element of `value` the next emit() calls
+  /// ask for is `scalar` (a driver computed it: e.g. the reduction of the
+  /// current row, the accumulator of the current output element). Element
+  /// requests for `value` then return `scalar` whatever the index; the
+  /// driver guarantees they ask for the element it computed.
+  void bindValue(Value value, Value scalar) { bound[value] = scalar; }
+  void unbindValue(Value value) { bound.erase(value); }
+  void clearBindings() { bound.clear(); }
+
+  /// emit() memoizes (value, index operands) -> scalar so that a DAG with
+  /// reconvergent uses (gelu's x, softmax's exp) is emitted once per index,
+  /// not once per path. A cached scalar is reused only where it dominates
+  /// the insertion point; drivers call clearCache() when they leave the
+  /// region the cached code lives in.
+  void clearCache();
+
+  /// For a `bwc.reduce` input element: the full input index of reduced
+  /// position `reducedIndex` (one value per reduced axis, in axis order) of
+  /// the output element `outIndex` (the reduce result's index; keepdims or
+  /// not). Drivers use it to iterate a row themselves.
+  SmallVector<Value> reduceInputIndex(OpBuilder &b, Location loc,
+                                      Operation *reduce, ValueRange outIndex,
+                                      ValueRange reducedIndex);
+
+  /// Row-major index helpers (static shapes).
+  static SmallVector<Value> delinearize(OpBuilder &b, Location loc,
+                                        Value linear, ArrayRef<int64_t> shape);
+  static Value linearize(OpBuilder &b, Location loc, ValueRange index,
+                         ArrayRef<int64_t> shape);
+
+  func::FuncOp getKernel() const { return kernel; }
+  ValueRange getArgBuffers() const { return argBuffers; }
+
+private:
+  func::FuncOp kernel;
+  SmallVector<Value> argBuffers;
+  llvm::DenseMap<Value, Value> bound;
+};
+
+} // namespace mlir::bwc
+
+#endif // BWC_TARGET_ELEMENTAL_ELEMENTALEMITTER_H
