@@ -150,40 +150,22 @@ bool CpuExecutor::load(std::string &error) {
 bool CpuExecutor::bindInputs(const std::vector<HostTensor> &inputs,
                              std::string &error) {
   const Artifact &a = artifact_;
-  if (inputs.size() != a.inputs.size()) {
-    error = "the model expects " + std::to_string(a.inputs.size()) +
-            " inputs but got " + std::to_string(inputs.size());
+  if (!checkInputs(a, inputs, error))
     return false;
-  }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const TensorDesc &want = a.inputs[i];
-    const HostTensor &got = inputs[i];
-    std::string where = "input '" + want.name + "'";
-    if (got.desc.dtype != want.dtype) {
-      error = where + " has type " + dtypeName(got.desc.dtype) +
-              " but the model expects " + dtypeName(want.dtype);
-      return false;
-    }
-    if (got.desc.shape != want.shape) {
-      error = where + " has shape " + formatShape(got.desc.shape) +
-              " but the model expects " + formatShape(want.shape);
-      return false;
-    }
-    if (got.data.size() != want.bytes()) {
-      error = where + " has " + std::to_string(got.data.size()) +
-              " bytes of data but needs " + std::to_string(want.bytes());
-      return false;
-    }
-    std::memcpy(bufferPtrs_[a.inputBuffers[i]], got.data.data(),
-                got.data.size());
-  }
+  for (size_t i = 0; i < inputs.size(); ++i)
+    std::memcpy(bufferPtrs_[a.inputBuffers[i]], inputs[i].data.data(),
+                inputs[i].data.size());
   return true;
 }
 
-void CpuExecutor::launchAll() {
+void CpuExecutor::launchAll(std::vector<double> *launchMs) {
   const Artifact &a = artifact_;
-  for (size_t i = 0; i < a.launches.size(); ++i)
+  for (size_t i = 0; i < a.launches.size(); ++i) {
+    auto start = std::chrono::steady_clock::now();
     kernels_[a.launches[i].kernel](launchArgs_[i].data());
+    if (launchMs)
+      (*launchMs)[i] = elapsedMs(start);
+  }
 }
 
 bool CpuExecutor::run(const std::vector<HostTensor> &inputs,
@@ -212,20 +194,35 @@ bool CpuExecutor::benchmark(const std::vector<HostTensor> &inputs, int warmup,
     return false;
   for (int i = 0; i < warmup; ++i)
     launchAll();
+  size_t numLaunches = artifact_.launches.size();
+  std::vector<std::vector<double>> perLaunch(numLaunches);
+  std::vector<double> launchMs(numLaunches);
   stats.runsMs.clear();
   for (int i = 0; i < iterations; ++i) {
     auto start = std::chrono::steady_clock::now();
-    launchAll();
+    launchAll(&launchMs);
     stats.runsMs.push_back(elapsedMs(start));
+    for (size_t l = 0; l < numLaunches; ++l)
+      perLaunch[l].push_back(launchMs[l]);
   }
-  std::vector<double> sorted = stats.runsMs;
-  std::sort(sorted.begin(), sorted.end());
-  size_t n = sorted.size();
-  stats.minMs = sorted.front();
-  stats.maxMs = sorted.back();
-  stats.medianMs =
-      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  summarizeRuns(stats);
+  stats.launchMedianMs.clear();
+  for (std::vector<double> &times : perLaunch)
+    stats.launchMedianMs.push_back(median(std::move(times)));
+  stats.cudaGraph = false;
   return true;
+}
+
+bool CpuExecutor::measureCopyBandwidth(uint64_t bytes, int iterations,
+                                       double &gbps, std::string &error) {
+  std::vector<char> from(bytes, 1), to(bytes);
+  std::vector<double> ms;
+  for (int i = 0; i < iterations; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    std::memcpy(to.data(), from.data(), bytes);
+    ms.push_back(elapsedMs(start));
+  }
+  return copyBandwidth(bytes, ms, gbps, error);
 }
 
 } // namespace bwc::rt

@@ -2,16 +2,21 @@
 //
 //   bwc-run OUT.bwc [--input NAME=FILE.pb]... [--output-dir D]
 //           [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A]
-//           [--bench N] [--quiet]
+//           [--bench N] [--measure-peak] [--peak-copy-bytes B]
+//           [--peak-gbps G] [--peak-gflops F] [--cuda-graph] [--json FILE]
+//           [--quiet]
 //
 // --input/--output-dir run once and write output_K.pb files; --check runs
 // every test_data_set_* of an ONNX test case and compares with its
-// references; --bench times N runs after a warm-up. Any bad artifact or
-// input is a one-line error on stderr and exit code 1.
+// references; --bench times N runs after a warm-up and prints the latency
+// summary and the per-kernel table (docs/runtime-cuda.md). The artifact's
+// target picks the executor (CPU or CUDA). Any bad artifact or input is a
+// one-line error on stderr and exit code 1.
 //
 //===----------------------------------------------------------------------===//
 
-#include "bwc/Runtime/CpuExecutor.h"
+#include "bwc/Runtime/BenchReport.h"
+#include "bwc/Runtime/Executor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,7 +40,8 @@ struct Options {
   /// reference's own rounding dominates relative L2.
   double absTolerance = 0;
   int bench = 0;
-  bool quiet = false;
+  bool quiet = false, cudaGraph = false;
+  BenchOptions benchOptions;
 };
 
 int fail(const std::string &message) {
@@ -89,14 +95,35 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
           number != std::floor(number))
         return error = "--bench expects a positive run count", false;
       o.bench = static_cast<int>(number);
+    } else if (flag("--peak-copy-bytes")) {
+      if (!parseNumber(value, number) || number < 1 || number > 1e12 ||
+          number != std::floor(number))
+        return error = "--peak-copy-bytes expects a positive byte count", false;
+      o.benchOptions.peakCopyBytes = static_cast<uint64_t>(number);
+    } else if (flag("--peak-gbps")) {
+      if (!parseNumber(value, number) || number <= 0)
+        return error = "--peak-gbps expects a positive number", false;
+      o.benchOptions.peakGbps = number;
+    } else if (flag("--peak-gflops")) {
+      if (!parseNumber(value, number) || number <= 0)
+        return error = "--peak-gflops expects a positive number", false;
+      o.benchOptions.peakGflops = number;
+    } else if (flag("--json")) {
+      o.benchOptions.jsonFile = value;
     } else if (!error.empty()) {
       return false;
     } else if (arg == "--quiet") {
       o.quiet = true;
+    } else if (arg == "--measure-peak") {
+      o.benchOptions.measurePeak = true;
+    } else if (arg == "--cuda-graph") {
+      o.cudaGraph = true;
     } else if (arg == "--help" || arg == "-h") {
       return error = "usage: bwc-run OUT.bwc [--input NAME=FILE.pb]... "
                      "[--output-dir D] [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A] "
-                     "[--bench N] [--quiet]",
+                     "[--bench N] [--measure-peak] [--peak-copy-bytes B] "
+                     "[--peak-gbps G] [--peak-gflops F] [--cuda-graph] "
+                     "[--json FILE] [--quiet]",
              false;
     } else if (arg.size() > 1 && arg[0] == '-') {
       return error = "unknown option '" + arg + "'", false;
@@ -261,7 +288,7 @@ void adoptBf16Bits(HostTensor &t, DType expected) {
 }
 
 /// Runs every data set; returns the process exit code.
-int runCheck(CpuExecutor &exec, const Options &o,
+int runCheck(Executor &exec, const Options &o,
              std::vector<HostTensor> &lastInputs) {
   const Artifact &a = exec.artifact();
   if (!exists(o.checkDir))
@@ -351,7 +378,7 @@ bool readInputs(const Artifact &a, const Options &o,
   return true;
 }
 
-int runOnce(CpuExecutor &exec, const Options &o,
+int runOnce(Executor &exec, const Options &o,
             const std::vector<HostTensor> &inputs) {
   std::vector<HostTensor> outputs;
   std::string error;
@@ -380,8 +407,10 @@ int main(int argc, char **argv) {
   Artifact artifact;
   if (!readArtifactFile(o.artifact, artifact, error))
     return fail(error);
-  std::unique_ptr<CpuExecutor> exec =
-      CpuExecutor::create(std::move(artifact), error);
+  ExecutorOptions options;
+  options.cudaGraph = o.cudaGraph;
+  std::unique_ptr<Executor> exec =
+      createExecutor(std::move(artifact), options, error);
   if (!exec)
     return fail(o.artifact + ": " + error);
   const Artifact &a = exec->artifact();
@@ -403,11 +432,9 @@ int main(int argc, char **argv) {
       for (const TensorDesc &d : a.inputs)
         inputs.push_back({d, std::vector<uint8_t>(d.bytes())});
     }
-    BenchStats stats;
-    if (!exec->benchmark(inputs, std::min(o.bench, 10), o.bench, stats, error))
+    o.benchOptions.runs = o.bench;
+    if (!runBenchmark(*exec, o.benchOptions, inputs, error))
       return fail(error);
-    std::printf("bench: %d runs: median %.4f ms, min %.4f ms, max %.4f ms\n",
-                o.bench, stats.medianMs, stats.minMs, stats.maxMs);
   }
   return rc;
 }

@@ -9,8 +9,7 @@
 #ifndef BWC_RUNTIME_CPUEXECUTOR_H
 #define BWC_RUNTIME_CPUEXECUTOR_H
 
-#include "bwc/Runtime/Artifact.h"
-#include "bwc/Runtime/TensorFile.h"
+#include "bwc/Runtime/Executor.h"
 
 #include <memory>
 #include <string>
@@ -18,40 +17,35 @@
 
 namespace bwc::rt {
 
-/// Latency statistics of CpuExecutor::benchmark, in milliseconds.
-struct BenchStats {
-  double medianMs = 0, minMs = 0, maxMs = 0;
-  std::vector<double> runsMs;
-};
-
-class CpuExecutor {
+class CpuExecutor : public Executor {
 public:
   /// Loads `artifact` (validated by deserialize): writes the code to a
   /// private temporary file, dlopens it, resolves every kernel and allocates
   /// the buffers. Returns null with a one-line `error` on failure.
   static std::unique_ptr<CpuExecutor> create(Artifact artifact,
                                              std::string &error);
-  ~CpuExecutor();
+  ~CpuExecutor() override;
   CpuExecutor(const CpuExecutor &) = delete;
   CpuExecutor &operator=(const CpuExecutor &) = delete;
 
-  const Artifact &artifact() const { return artifact_; }
-
-  /// Checks every input against the signature, runs every launch and copies
-  /// the outputs out (in the artifact's output order).
+  const Artifact &artifact() const override { return artifact_; }
   bool run(const std::vector<HostTensor> &inputs,
-           std::vector<HostTensor> &outputs, std::string &error);
-
-  /// Binds `inputs`, runs `warmup` untimed then `iterations` timed runs of
-  /// the launch list (input/output copies excluded).
+           std::vector<HostTensor> &outputs, std::string &error) override;
+  /// Times each launch with the steady clock as well as the whole list.
   bool benchmark(const std::vector<HostTensor> &inputs, int warmup,
-                 int iterations, BenchStats &stats, std::string &error);
+                 int iterations, BenchStats &stats,
+                 std::string &error) override;
+  /// memcpy between two host buffers.
+  bool measureCopyBandwidth(uint64_t bytes, int iterations, double &gbps,
+                            std::string &error) override;
+  std::string deviceName() const override { return "host CPU"; }
 
 private:
   CpuExecutor(Artifact artifact) : artifact_(std::move(artifact)) {}
   bool load(std::string &error);
   bool bindInputs(const std::vector<HostTensor> &inputs, std::string &error);
-  void launchAll();
+  /// Runs the launch list; with `launchMs`, adds each launch's time.
+  void launchAll(std::vector<double> *launchMs = nullptr);
 
   using KernelFn = void (*)(void **);
   Artifact artifact_;

@@ -13,6 +13,10 @@
 //                                       OFFSET, else its own allocation)
 //     --arena BYTES
 //     --launch KERNEL:B,B,...           a launch (the kernel is added once)
+//     --kernel KERNEL:GRID:BLOCK[:SHARED[:READ,WRITTEN,FLOPS]]
+//                                       CUDA launch configuration (GRID and
+//                                       BLOCK like 4x1x1) and static cost
+//     --cubin FILE  --gpu-arch sm_NN    CUDA cubin and architecture
 //
 // SHAPE is like 2x3, or "scalar".
 //
@@ -94,6 +98,53 @@ void addWeight(Artifact &a, const std::string &spec) {
   a.buffers.push_back(b);
 }
 
+/// The kernel named `name`, added when new.
+Kernel &kernelNamed(Artifact &a, const std::string &name) {
+  for (Kernel &k : a.kernels)
+    if (k.name == name)
+      return k;
+  Kernel k;
+  k.name = name;
+  k.ops = "test";
+  a.kernels.push_back(k);
+  return a.kernels.back();
+}
+
+void parseDims(const std::string &s, uint32_t dims[3]) {
+  std::vector<std::string> parts = split(s, 'x');
+  if (parts.size() != 3)
+    die("bad dimensions '" + s + "' (expected AxBxC)");
+  for (int d = 0; d < 3; ++d)
+    dims[d] = std::stoul(parts[d]);
+}
+
+/// NAME:GRID:BLOCK[:SHARED[:READ,WRITTEN,FLOPS]]
+void configureKernel(Artifact &a, const std::string &spec) {
+  std::vector<std::string> parts = split(spec, ':');
+  if (parts.size() < 3)
+    die("bad kernel '" + spec + "'");
+  Kernel &k = kernelNamed(a, parts[0]);
+  parseDims(parts[1], k.grid);
+  parseDims(parts[2], k.block);
+  if (parts.size() > 3)
+    k.sharedBytes = std::stoul(parts[3]);
+  if (parts.size() > 4) {
+    std::vector<std::string> cost = split(parts[4], ',');
+    if (cost.size() != 3)
+      die("bad kernel cost '" + parts[4] + "'");
+    k.bytesRead = std::stoull(cost[0]);
+    k.bytesWritten = std::stoull(cost[1]);
+    k.flops = std::stoull(cost[2]);
+  }
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    die("cannot read '" + path + "'");
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -109,10 +160,13 @@ int main(int argc, char **argv) {
     } else if (opt == "--target") {
       a.target = v;
     } else if (opt == "--code") {
-      std::ifstream f(v, std::ios::binary);
-      if (!f)
-        die("cannot read '" + v + "'");
-      a.code.assign(std::istreambuf_iterator<char>(f), {});
+      a.code = readFile(v);
+    } else if (opt == "--cubin") {
+      a.cubin = readFile(v);
+    } else if (opt == "--gpu-arch") {
+      a.gpuArch = v;
+    } else if (opt == "--kernel") {
+      configureKernel(a, v);
     } else if (opt == "--input" || opt == "--output") {
       bool isInput = opt == "--input";
       TensorDesc d = parseDesc(v, /*named=*/true);
@@ -143,12 +197,7 @@ int main(int argc, char **argv) {
       size_t colon = v.find(':');
       std::string name = v.substr(0, colon);
       Launch l;
-      l.kernel = a.kernels.size();
-      for (size_t k = 0; k < a.kernels.size(); ++k)
-        if (a.kernels[k].name == name)
-          l.kernel = k;
-      if (l.kernel == a.kernels.size())
-        a.kernels.push_back(Kernel{name, "test", 0, 0, 0});
+      l.kernel = &kernelNamed(a, name) - a.kernels.data();
       if (colon != std::string::npos)
         for (const std::string &arg : split(v.substr(colon + 1), ','))
           l.args.push_back(std::stoul(arg));

@@ -1,0 +1,86 @@
+//===- Executor.h - What every target's executor offers ---------*- C++ -*-===//
+//
+// bwc-run drives an artifact through this interface whatever its target:
+// CpuExecutor runs "cpu" artifacts, CudaExecutor "cuda" ones.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_RUNTIME_EXECUTOR_H
+#define BWC_RUNTIME_EXECUTOR_H
+
+#include "bwc/Runtime/Artifact.h"
+#include "bwc/Runtime/TensorFile.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bwc::rt {
+
+/// Latency statistics of Executor::benchmark, in milliseconds.
+struct BenchStats {
+  double medianMs = 0, minMs = 0, maxMs = 0;
+  std::vector<double> runsMs;
+  /// Median time of each launch (in Artifact::launches order) over the
+  /// timed runs.
+  std::vector<double> launchMedianMs;
+  /// True when the whole-list latency came from CUDA graph replays.
+  bool cudaGraph = false;
+};
+
+/// The median of `values` (0 when empty).
+double median(std::vector<double> values);
+/// Sets the median, min and max of `stats.runsMs` (not empty).
+void summarizeRuns(BenchStats &stats);
+/// Copy bandwidth (read + write) of copies of `bytes` that took `ms` each:
+/// 2 x bytes over the median; false with `error` when it is not positive.
+bool copyBandwidth(uint64_t bytes, const std::vector<double> &ms,
+                   double &gbps, std::string &error);
+
+struct ExecutorOptions {
+  /// CUDA: Executor::run synchronizes after every launch so that a fault
+  /// names its kernel.
+  bool syncEachLaunch = true;
+  /// CUDA: benchmark replays the launch list as one captured CUDA graph.
+  bool cudaGraph = false;
+};
+
+class Executor {
+public:
+  virtual ~Executor() = default;
+  virtual const Artifact &artifact() const = 0;
+  /// Checks every input against the signature, runs every launch and
+  /// copies the outputs out (in the artifact's output order).
+  virtual bool run(const std::vector<HostTensor> &inputs,
+                   std::vector<HostTensor> &outputs, std::string &error) = 0;
+  /// Binds `inputs`, runs `warmup` untimed then `iterations` timed runs of
+  /// the launch list (input/output copies excluded), timing the whole list
+  /// and each launch.
+  virtual bool benchmark(const std::vector<HostTensor> &inputs, int warmup,
+                         int iterations, BenchStats &stats,
+                         std::string &error) = 0;
+  /// Copy bandwidth of the executor's memory, GB/s counting the bytes read
+  /// and the bytes written: the median of `iterations` copies of `bytes`.
+  virtual bool measureCopyBandwidth(uint64_t bytes, int iterations,
+                                    double &gbps, std::string &error) = 0;
+  /// Peak flop rate (GFLOP/s) derived from the device, 0 when unknown, and
+  /// how it was derived.
+  virtual double peakGflops(std::string &how) const { return 0; }
+  /// The device in words ("host CPU", "NVIDIA H200 (sm_90, 132 SMs)").
+  virtual std::string deviceName() const = 0;
+};
+
+/// Checks the count, dtype, shape and byte size of every input against the
+/// artifact's signature ("input 'x' has shape 1x3 but the model expects
+/// 2x3").
+bool checkInputs(const Artifact &artifact,
+                 const std::vector<HostTensor> &inputs, std::string &error);
+
+/// The executor for the artifact's target; null with `error` when the
+/// target is unknown or its executor cannot load the artifact.
+std::unique_ptr<Executor> createExecutor(Artifact artifact,
+                                         const ExecutorOptions &options,
+                                         std::string &error);
+
+} // namespace bwc::rt
+
+#endif // BWC_RUNTIME_EXECUTOR_H

@@ -1,0 +1,338 @@
+//===- CudaExecutor.cpp - Runs a CUDA artifact ----------------------------===//
+
+#include "bwc/Runtime/CudaExecutor.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace bwc::rt {
+
+using namespace cuda;
+
+namespace {
+
+/// Buffers and the arena start on 256-byte boundaries (cuMemAlloc's own
+/// alignment); a zero-byte buffer still gets a valid pointer.
+constexpr uint64_t kMinAllocation = 256;
+/// Kernels may use this much dynamic shared memory without opting in.
+constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
+constexpr size_t kJitLogBytes = 16 * 1024;
+
+std::string dims(const uint32_t d[3]) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" +
+         std::to_string(d[2]);
+}
+
+/// "sm_90" -> 90; -1 when malformed.
+int archNumber(const std::string &arch) {
+  if (arch.size() < 4 || arch.compare(0, 3, "sm_") != 0)
+    return -1;
+  int n = 0;
+  for (char c : arch.substr(3)) {
+    if (c < '0' || c > '9')
+      return c == 'a' && n ? n : -1; // sm_90a
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+} // namespace
+
+int fp32LanesPerSm(int major, int minor) {
+  switch (major) {
+  case 6:
+    return minor == 0 ? 64 : 128;
+  case 7:
+    return 64;
+  case 8:
+    return minor == 0 ? 64 : 128;
+  case 9:
+  case 10:
+  case 12:
+    return 128;
+  default:
+    return 0;
+  }
+}
+
+std::unique_ptr<CudaExecutor> CudaExecutor::create(
+    Artifact artifact, const ExecutorOptions &options, std::string &error) {
+  if (artifact.target != "cuda") {
+    error = "artifact target '" + artifact.target +
+            "' is not 'cuda'; the CUDA executor runs 'cuda' artifacts";
+    return nullptr;
+  }
+  std::unique_ptr<CudaExecutor> exec(
+      new CudaExecutor(std::move(artifact), options));
+  if (!exec->init(error) || !exec->loadModule(error) || !exec->allocate(error))
+    return nullptr;
+  return exec;
+}
+
+CudaExecutor::~CudaExecutor() {
+  if (!driver_ || !context_)
+    return;
+  const DriverApi &d = driver_->api();
+  // Teardown errors (a sticky fault) cannot be reported any more.
+  for (CUdeviceptr p : allocations_)
+    d.cuMemFree(p);
+  if (stream_)
+    d.cuStreamDestroy(stream_);
+  if (module_)
+    d.cuModuleUnload(module_);
+  d.cuDevicePrimaryCtxRelease(dev_);
+}
+
+bool CudaExecutor::check(CUresult result, const std::string &what,
+                         std::string &error) const {
+  if (result == CUDA_SUCCESS)
+    return true;
+  error = what + ": " + driver_->describe(result);
+  return false;
+}
+
+bool CudaExecutor::init(std::string &error) {
+  if (!(driver_ = Driver::load(error)))
+    return false;
+  const DriverApi &d = driver_->api();
+  int count = 0;
+  if (!check(d.cuInit(0), "cannot initialize the CUDA driver", error) ||
+      !check(d.cuDeviceGetCount(&count), "cannot count the CUDA devices",
+             error))
+    return false;
+  if (count == 0) {
+    error = "the CUDA driver sees no GPU";
+    return false;
+  }
+  char name[256] = {0};
+  CudaDeviceInfo &info = device_;
+  bool ok =
+      check(d.cuDeviceGet(&dev_, 0), "cannot open CUDA device 0", error) &&
+      check(d.cuDeviceGetName(name, sizeof(name) - 1, dev_),
+            "cannot read the GPU's name", error);
+  std::pair<int *, int> attributes[] = {
+      {&info.ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+      {&info.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+      {&info.smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+      {&info.clockKHz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE},
+      {&info.memoryClockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE},
+      {&info.busWidthBits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH}};
+  for (auto [value, attribute] : attributes)
+    ok = ok && check(d.cuDeviceGetAttribute(value, attribute, dev_),
+                     "cannot read device attribute " +
+                         std::to_string(attribute),
+                     error);
+  info.name = name;
+  return ok &&
+         check(d.cuDevicePrimaryCtxRetain(&context_, dev_),
+               "cannot create a CUDA context", error) &&
+         check(d.cuCtxSetCurrent(context_), "cannot use the CUDA context",
+               error) &&
+         check(d.cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING),
+               "cannot create a CUDA stream", error);
+}
+
+bool CudaExecutor::loadModule(std::string &error) {
+  const Artifact &a = artifact_;
+  if (a.kernels.empty())
+    return true;
+  const DriverApi &d = driver_->api();
+  int deviceArch = device_.ccMajor * 10 + device_.ccMinor;
+  std::string gpu = "sm_" + std::to_string(deviceArch);
+  std::string cubinError;
+  if (!a.cubin.empty() && archNumber(a.gpuArch) == deviceArch) {
+    if (d.cuModuleLoadDataEx(&module_, a.cubin.data(), 0, nullptr,
+                             nullptr) == CUDA_SUCCESS)
+      loadedFrom_ = "cubin";
+    else
+      cubinError = "the " + a.gpuArch + " cubin did not load; ";
+  }
+  if (!module_) {
+    if (a.code.empty()) {
+      error = cubinError + "the artifact has no PTX for this " + gpu + " GPU";
+      return false;
+    }
+    std::vector<char> log(kJitLogBytes, 0);
+    int options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log.data(),
+                      reinterpret_cast<void *>(uintptr_t(log.size() - 1))};
+    // c_str(): the driver reads PTX up to its terminating NUL.
+    CUresult r = d.cuModuleLoadDataEx(&module_, a.code.c_str(), 2, options,
+                                      values);
+    if (r != CUDA_SUCCESS) {
+      std::string jitLog(log.data());
+      while (!jitLog.empty() && (jitLog.back() == '\n' || jitLog.back() == ' '))
+        jitLog.pop_back();
+      error = cubinError + "cannot JIT-compile the " + a.gpuArch +
+              " PTX for this " + gpu + " GPU: " + driver_->describe(r) +
+              (jitLog.empty() ? "" : ": " + jitLog);
+      return false;
+    }
+    loadedFrom_ = "ptx";
+  }
+  for (const Kernel &k : a.kernels) {
+    CUfunction f = nullptr;
+    CUresult r = d.cuModuleGetFunction(&f, module_, k.name.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND) {
+      error = "kernel '" + k.name + "' is missing from the artifact's " +
+              loadedFrom_;
+      return false;
+    }
+    if (!check(r, "cannot find kernel '" + k.name + "'", error))
+      return false;
+    if (k.sharedBytes > kDefaultSharedLimit &&
+        !check(d.cuFuncSetAttribute(
+                   f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                   int(k.sharedBytes)),
+               "kernel '" + k.name + "' cannot have " +
+                   std::to_string(k.sharedBytes) + " shared bytes",
+               error))
+      return false;
+    functions_.push_back(f);
+  }
+  return true;
+}
+
+bool CudaExecutor::deviceAlloc(uint64_t bytes, const std::string &what,
+                               CUdeviceptr &ptr, std::string &error) {
+  const DriverApi &d = driver_->api();
+  uint64_t rounded = std::max(bytes, kMinAllocation);
+  CUresult r = d.cuMemAlloc(&ptr, rounded);
+  if (r == CUDA_SUCCESS) {
+    allocations_.push_back(ptr);
+    return true;
+  }
+  error = "cannot allocate " + std::to_string(bytes) + " bytes on the GPU for " +
+          what + ": " + driver_->describe(r);
+  size_t freeBytes = 0, totalBytes = 0;
+  if (r == CUDA_ERROR_OUT_OF_MEMORY &&
+      d.cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS)
+    error += " (" + std::to_string(freeBytes) + " of " +
+             std::to_string(totalBytes) + " bytes free)";
+  return false;
+}
+
+bool CudaExecutor::allocate(std::string &error) {
+  const Artifact &a = artifact_;
+  const DriverApi &d = driver_->api();
+  CUdeviceptr arena = 0;
+  if (a.arenaBytes &&
+      !deviceAlloc(a.arenaBytes, "the arena of intermediates", arena, error))
+    return false;
+  bufferPtrs_.resize(a.buffers.size());
+  for (size_t i = 0; i < a.buffers.size(); ++i) {
+    const Buffer &b = a.buffers[i];
+    if (b.kind == BufferKind::intermediate && b.arenaOffset != kNoArenaOffset) {
+      bufferPtrs_[i] = arena + b.arenaOffset;
+      continue;
+    }
+    static const char *kinds[] = {"input", "output", "weight", "intermediate"};
+    std::string what = std::string(kinds[int(b.kind)]) + " buffer " +
+                       std::to_string(i);
+    if (b.kind == BufferKind::input)
+      what = "input '" + a.inputs[b.ioIndex].name + "'";
+    else if (b.kind == BufferKind::output)
+      what = "output '" + a.outputs[b.ioIndex].name + "'";
+    if (!deviceAlloc(b.bytes, what, bufferPtrs_[i], error))
+      return false;
+    // Weights are uploaded once, here.
+    if (b.kind == BufferKind::weight && b.bytes &&
+        !check(d.cuMemcpyHtoD(bufferPtrs_[i], a.weights.data() + b.weightOffset,
+                              b.bytes),
+               "cannot upload " + what, error))
+      return false;
+  }
+  std::string().swap(artifact_.weights);
+  for (const Launch &l : a.launches) {
+    std::vector<CUdeviceptr> args;
+    for (uint32_t id : l.args)
+      args.push_back(bufferPtrs_[id]);
+    launchArgs_.push_back(std::move(args));
+  }
+  // The parameter pointers point into launchArgs_, complete by now.
+  for (std::vector<CUdeviceptr> &args : launchArgs_) {
+    std::vector<void *> params;
+    for (CUdeviceptr &p : args)
+      params.push_back(&p);
+    launchParams_.push_back(std::move(params));
+  }
+  return true;
+}
+
+std::string CudaExecutor::describeLaunch(size_t launch) const {
+  const Kernel &k = artifact_.kernels[artifact_.launches[launch].kernel];
+  return "kernel '" + k.name + "' (launch " + std::to_string(launch + 1) +
+         " of " + std::to_string(artifact_.launches.size()) + ", grid " +
+         dims(k.grid) + ", block " + dims(k.block) + ", " +
+         std::to_string(k.sharedBytes) + " shared bytes)";
+}
+
+bool CudaExecutor::syncStream(const std::string &after, std::string &error) {
+  return check(driver_->api().cuStreamSynchronize(stream_), after, error);
+}
+
+bool CudaExecutor::launchAll(bool sync, std::string &error,
+                             const std::vector<CUevent> *events) {
+  const Artifact &a = artifact_;
+  const DriverApi &d = driver_->api();
+  for (size_t i = 0; i < a.launches.size(); ++i) {
+    const Kernel &k = a.kernels[a.launches[i].kernel];
+    if (events && !check(d.cuEventRecord((*events)[2 * i], stream_),
+                         "cannot record a CUDA event", error))
+      return false;
+    CUresult r = d.cuLaunchKernel(
+        functions_[a.launches[i].kernel], k.grid[0], k.grid[1], k.grid[2],
+        k.block[0], k.block[1], k.block[2], k.sharedBytes, stream_,
+        launchParams_[i].data(), nullptr);
+    if (!check(r, "launch of " + describeLaunch(i) + " failed", error))
+      return false;
+    if (events && !check(d.cuEventRecord((*events)[2 * i + 1], stream_),
+                         "cannot record a CUDA event", error))
+      return false;
+    if (sync && !syncStream(describeLaunch(i) + " faulted", error))
+      return false;
+  }
+  return true;
+}
+
+bool CudaExecutor::bindInputs(const std::vector<HostTensor> &inputs,
+                              std::string &error) {
+  const Artifact &a = artifact_;
+  if (!checkInputs(a, inputs, error))
+    return false;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (!check(driver_->api().cuMemcpyHtoD(bufferPtrs_[a.inputBuffers[i]],
+                                           inputs[i].data.data(),
+                                           inputs[i].data.size()),
+               "cannot copy input '" + a.inputs[i].name + "' to the GPU",
+               error))
+      return false;
+  return true;
+}
+
+bool CudaExecutor::run(const std::vector<HostTensor> &inputs,
+                       std::vector<HostTensor> &outputs, std::string &error) {
+  if (!bindInputs(inputs, error) ||
+      !launchAll(options_.syncEachLaunch, error) ||
+      !syncStream("a kernel of the launch list faulted (launches are "
+                  "asynchronous; synchronizing after each launch names it)",
+                  error))
+    return false;
+  const Artifact &a = artifact_;
+  outputs.assign(a.outputs.size(), HostTensor());
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    outputs[i].desc = a.outputs[i];
+    outputs[i].data.resize(a.outputs[i].bytes());
+    if (!check(driver_->api().cuMemcpyDtoH(outputs[i].data.data(),
+                                           bufferPtrs_[a.outputBuffers[i]],
+                                           outputs[i].data.size()),
+               "cannot copy output '" + a.outputs[i].name + "' from the GPU",
+               error))
+      return false;
+  }
+  return true;
+}
+
+} // namespace bwc::rt
