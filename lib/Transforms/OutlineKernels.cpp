@@ -40,6 +40,20 @@ std::string kernelName(StringRef prefix, int index, Operation *op) {
   return name;
 }
 
+/// What the kernel computes, recorded as `bwc.kind` so that backends choose
+/// an emitter without re-deriving it: the fusion kind, or for a single op
+/// its class (`reduction` for reduce/arg_reduce/pool, `contraction` for
+/// matmul/conv, `loop` for elementwise and data movement).
+StringRef kernelKind(Operation *op) {
+  if (auto f = dyn_cast<FusionOp>(op))
+    return stringifyFusionKind(f.getKind());
+  if (isa<ReduceOp, ArgReduceOp, PoolOp>(op))
+    return "reduction";
+  if (isa<MatmulOp, ConvOp>(op))
+    return "contraction";
+  return "loop";
+}
+
 struct OutlineKernelsPass
     : public bwc::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
   using OutlineKernelsPassBase::OutlineKernelsPassBase;
@@ -88,6 +102,7 @@ struct OutlineKernelsPass
           b.getFunctionType(ValueRange(args).getTypes(), op.getResultTypes()));
       kernel.setPrivate();
       kernel->setAttr(kKernelAttrName, b.getUnitAttr());
+      kernel->setAttr(kKernelKindAttrName, b.getStringAttr(kernelKind(&op)));
       Block *body = kernel.addEntryBlock();
       b.setInsertionPointToStart(body);
       IRMapping map;

@@ -1,7 +1,8 @@
 // RUN: bwc-opt %s --split-input-file --bwc-outline-kernels --verify-diagnostics | FileCheck %s
 
 // Tests that every op becomes one kernel called in program order, that a
-// weight-sized constant is passed as an argument and a scalar one is cloned.
+// weight-sized constant is passed as an argument and a scalar one is cloned,
+// and that each kernel records its kind.
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%[[X:.*]]: tensor<4x32xf32>)
 // CHECK: %[[W:.*]] = bwc.constant dense<1.000000e+00> : tensor<32xf32>
@@ -10,12 +11,12 @@
 // CHECK: %[[B:.*]] = call @main_k1_binary_mul(%[[A]])
 // CHECK: %[[C:.*]] = call @main_k2_reduce(%[[B]])
 // CHECK: return %[[C]]
-// CHECK: func.func private @main_k2_reduce(%{{.*}}: tensor<4x32xf32>) -> tensor<4xf32> attributes {bwc.kernel}
+// CHECK: func.func private @main_k2_reduce(%{{.*}}: tensor<4x32xf32>) -> tensor<4xf32> attributes {bwc.kernel, bwc.kind = "reduction"}
 // CHECK-NEXT: bwc.reduce sum
-// CHECK: func.func private @main_k1_binary_mul(%[[IN:.*]]: tensor<4x32xf32>) -> tensor<4x32xf32> attributes {bwc.kernel}
+// CHECK: func.func private @main_k1_binary_mul(%[[IN:.*]]: tensor<4x32xf32>) -> tensor<4x32xf32> attributes {bwc.kernel, bwc.kind = "loop"}
 // CHECK-NEXT: %[[TWO:.*]] = bwc.constant dense<2.000000e+00> : tensor<f32>
 // CHECK-NEXT: bwc.binary mul %[[IN]], %[[TWO]]
-// CHECK: func.func private @main_k0_binary_add(%{{.*}}: tensor<4x32xf32>, %{{.*}}: tensor<32xf32>) -> tensor<4x32xf32> attributes {bwc.kernel}
+// CHECK: func.func private @main_k0_binary_add(%{{.*}}: tensor<4x32xf32>, %{{.*}}: tensor<32xf32>) -> tensor<4x32xf32> attributes {bwc.kernel, bwc.kind = "loop"}
 func.func @main(%x: tensor<4x32xf32>) -> tensor<4xf32> {
   %w = bwc.constant dense<1.0> : tensor<32xf32>
   %two = bwc.constant dense<2.0> : tensor<f32>
@@ -65,7 +66,7 @@ func.func @main(%x: tensor<3x0xf32>) -> tensor<3x0xf32> {
 // CHECK-LABEL: func.func @main
 // CHECK: %[[R:.*]]:2 = call @main_k0_fusion_reduction(%arg0) : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>)
 // CHECK: return %[[R]]#0, %[[R]]#1
-// CHECK: func.func private @main_k0_fusion_reduction(%[[X:.*]]: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>) attributes {bwc.kernel}
+// CHECK: func.func private @main_k0_fusion_reduction(%[[X:.*]]: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>) attributes {bwc.kernel, bwc.kind = "reduction"}
 // CHECK-NEXT: %[[M:.*]] = bwc.reduce max %[[X]]
 // CHECK-NEXT: %[[D:.*]] = bwc.binary sub %[[X]], %[[M]]
 // CHECK-NEXT: return %[[D]], %[[M]]

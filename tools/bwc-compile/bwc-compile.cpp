@@ -11,6 +11,7 @@
 #include "bwc/Target/ArtifactBuilder.h"
 #include "bwc/Target/CPU/Pipeline.h"
 #include "bwc/Target/CPU/SharedObject.h"
+#include "bwc/Target/CUDA/CudaTarget.h"
 #include "bwc/Transforms/Passes.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -36,6 +37,15 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output artifact"),
                                        cl::value_desc("file"), cl::Required);
 static cl::opt<std::string> target("target", cl::desc("cpu or cuda"),
                                    cl::init("cpu"));
+static cl::opt<std::string>
+    emit("emit",
+         cl::desc("artifact (default); with --target=cuda also ptx (the PTX "
+                  "of the whole program) or gpu (the gpu.module before "
+                  "lowering)"),
+         cl::init("artifact"));
+static cl::opt<int64_t> smCount("sm-count",
+                                cl::desc("CUDA: SMs the grids are sized for"),
+                                cl::init(132));
 static cl::list<std::string>
     inputShapes("input-shape", cl::desc("Fix an input's shape: NAME=D0xD1x..."),
                 cl::value_desc("NAME=DIMS"));
@@ -231,9 +241,15 @@ int main(int argc, char **argv) {
     llvm::errs() << "bwc-compile: --peak-bw expects a positive GB/s figure\n";
     return 1;
   }
-  if (target == "cuda") {
-    llvm::errs() << "bwc-compile: --target=cuda is not yet supported (the "
-                    "CUDA backend is milestone M1.6)\n";
+  if (emit != "artifact" && !(target == "cuda" && (emit == "ptx" ||
+                                                     emit == "gpu"))) {
+    llvm::errs() << "bwc-compile: --emit expects artifact, or ptx or gpu with "
+                    "--target=cuda, but got '"
+                 << emit << "' for --target=" << target << "\n";
+    return 1;
+  }
+  if (smCount < 1) {
+    llvm::errs() << "bwc-compile: --sm-count expects a positive count\n";
     return 1;
   }
 
@@ -295,16 +311,38 @@ int main(int argc, char **argv) {
   artifact->target = target;
   program.erase();
 
-  // Kernels: buffer ABI, then down to LLVM and a shared object.
-  PassManager lower(&ctx);
-  mlir::bwc::buildCPULoweringPipeline(lower);
-  if (failed(lower.run(*module)) ||
-      failed(mlir::bwc::addPackedEntryPoints(*module)))
-    return 1;
-  FailureOr<std::string> code = mlir::bwc::emitSharedObject(*module);
-  if (failed(code))
-    return 1;
-  artifact->code = std::move(*code);
+  if (target == "cuda") {
+    // Kernels: gpu.func per kernel, PTX, cubin when ptxas is installed.
+    mlir::bwc::CudaOptions cuda;
+    cuda.smCount = smCount;
+    cuda.cubin = emit == "artifact";
+    std::string gpuText;
+    if (failed(mlir::bwc::emitCudaCode(*module, *artifact, cuda,
+                                       emit == "gpu" ? &gpuText : nullptr)))
+      return 1;
+    if (emit != "artifact") {
+      std::string err;
+      auto out = openOutputFile(outputFile, &err);
+      if (!out) {
+        llvm::errs() << "bwc-compile: " << err << "\n";
+        return 1;
+      }
+      out->os() << (emit == "ptx" ? artifact->code : gpuText);
+      out->keep();
+      return 0;
+    }
+  } else {
+    // Kernels: buffer ABI, then down to LLVM and a shared object.
+    PassManager lower(&ctx);
+    mlir::bwc::buildCPULoweringPipeline(lower);
+    if (failed(lower.run(*module)) ||
+        failed(mlir::bwc::addPackedEntryPoints(*module)))
+      return 1;
+    FailureOr<std::string> code = mlir::bwc::emitSharedObject(*module);
+    if (failed(code))
+      return 1;
+    artifact->code = std::move(*code);
+  }
 
   llvm::json::Value json = reportToJson(unfused, compiled, memory);
   std::string jsonText;

@@ -13,6 +13,11 @@ namespace mlir::bwc {
 
 /// Unit attribute marking a function as one kernel (one launch).
 constexpr llvm::StringLiteral kKernelAttrName = "bwc.kernel";
+/// String attribute on a kernel: `loop`, `reduction` or `contraction`.
+constexpr llvm::StringLiteral kKernelKindAttrName = "bwc.kind";
+/// Dictionary attribute on a kernel: its emitter and launch configuration
+/// (bwc-configure-kernels).
+constexpr llvm::StringLiteral kKernelConfigAttrName = "bwc.config";
 
 /// The program function `name` of `module`, or null after an error naming
 /// it (every program pass starts here).

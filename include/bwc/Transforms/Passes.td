@@ -60,6 +60,49 @@ def CopiesToLinalgPass : Pass<"bwc-copies-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
+  let summary = "Choose each GPU kernel's emitter and launch configuration";
+  let description = [{
+    Runs after `bwc-outline-kernels`. Records on every `bwc.kernel` function
+    a `bwc.config` dictionary that the CUDA target obeys (and that a later
+    tiling or layout pass may rewrite):
+
+    - `emitter = "loop"` when every result has one shape and every element
+      depends on O(1) input elements (no reduce, arg_reduce, matmul, conv,
+      pool): `vector` consecutive elements per thread and iteration
+      (16 bytes over the widest result element, halved until it divides the
+      element count; 1 for i1 results), a grid-stride loop;
+    - `emitter = "row_reduction"` when the kernel's reductions all reduce the
+      same trailing axes of same-shaped f16/bf16/f32 inputs and every result
+      holds either one value per row or a whole row: one block per row
+      (`rows_per_block = 1`), `block` threads striding over the `row`
+      elements, f32 accumulation, warp shuffles and shared memory;
+    - `emitter = "thread_per_output"` otherwise (column reductions, pools,
+      matmul, conv, arg_reduce): one thread per output element, the reduced
+      or K/window loop inside it; correct for every kernel.
+
+    `block` is the threads per block, `grid` the blocks; the grid of a
+    grid-stride loop is capped at `sm-count` x (2048 / `block`), one full
+    wave of resident threads. `elements_per_thread` is the most elements one
+    thread computes.
+
+    Example:
+    ```mlir
+    func.func private @main_k0_unary_exp(...) attributes {bwc.kernel,
+        bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64,
+                      emitter = "loop", grid = 1 : i64, vector = 4 : i64}}
+    ```
+  }];
+  let options = [
+    Option<"smCount", "sm-count", "int64_t", "132",
+           "Streaming multiprocessors of the target GPU (H100 SXM: 132)">,
+    Option<"maxThreads", "max-threads", "int64_t", "1024",
+           "Most threads per block">,
+    Option<"loopBlock", "loop-block", "int64_t", "256",
+           "Threads per block of loop and thread-per-output kernels">,
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion
 //===----------------------------------------------------------------------===//

@@ -1,7 +1,7 @@
 // RUN: bwc-compile %s -o %t.bwc --report --report-json=%t.json | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: bwc-compile %s -o %t.none.bwc --fusion=none --report | FileCheck %s --check-prefix=NONE
-// RUN: not bwc-compile %s -o %t.bwc --target=cuda 2>&1 | FileCheck %s --check-prefix=CUDA
+// RUN: not bwc-compile %s -o %t.bwc --emit=ptx 2>&1 | FileCheck %s --check-prefix=CUDA
 // RUN: not bwc-compile %s -o %t.bwc --target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not bwc-compile %s -o %t.bwc --fusion=some 2>&1 | FileCheck %s --check-prefix=FUSION
 // RUN: not bwc-compile %s -o %t.bwc --peak-bw=0 2>&1 | FileCheck %s --check-prefix=PEAK
@@ -36,7 +36,7 @@
 // NONE: == compiled (--fusion=none)
 // NONE: compiled {{ *}}5 kernels
 
-// CUDA: bwc-compile: --target=cuda is not yet supported (the CUDA backend is milestone M1.6)
+// CUDA: bwc-compile: --emit expects artifact, or ptx or gpu with --target=cuda, but got 'ptx' for --target=cpu
 // TARGET: bwc-compile: unknown --target 'tpu' (expected cpu or cuda)
 // FUSION: bwc-compile: unknown --fusion 'some' (expected none or default)
 // PEAK: bwc-compile: --peak-bw expects a positive GB/s figure

@@ -1,0 +1,65 @@
+//===- CudaTarget.h - Kernels to PTX and cubin for NVIDIA GPUs --*- C++ -*-===//
+//
+// The CUDA code generator: outlined, configured kernels (bwc ops on
+// tensors, `bwc.config` from bwc-configure-kernels) become one gpu.module of
+// gpu.func kernels, lowered through NVVM and LLVM's NVPTX back end to the
+// PTX of one module; ptxas, when installed, assembles it for sm_90.
+// docs/targets/cuda.md describes the pipeline and the kernel ABI.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_TARGET_CUDA_CUDATARGET_H
+#define BWC_TARGET_CUDA_CUDATARGET_H
+
+#include "bwc/Runtime/Artifact.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir::bwc {
+
+/// The architecture every PTX module targets.
+constexpr llvm::StringLiteral kCudaArch = "sm_90";
+
+struct CudaOptions {
+  /// Streaming multiprocessors the grids are sized for (H100 SXM: 132).
+  int64_t smCount = 132;
+  /// ptxas to run; empty: $BWC_PTXAS, then PATH, then /usr/local/cuda/bin.
+  std::string ptxas;
+  /// Whether to run ptxas at all (no cubin when false).
+  bool cubin = true;
+};
+
+/// Registers and loads the dialects and translations the CUDA target uses.
+void loadCudaDialects(MLIRContext &ctx);
+
+/// Replaces every `bwc.kernel` function of `module` (configured by
+/// bwc-configure-kernels) with a `gpu.func` kernel of the same name plus
+/// `suffix` in one `gpu.module @bwc_kernels`: arguments are flat static
+/// memrefs, inputs then outputs.
+LogicalResult buildGpuKernels(ModuleOp module, StringRef suffix);
+
+/// Lowers the gpu.module to NVVM/LLVM and returns its PTX text. Fails with
+/// an error naming the kernel when an op has no GPU lowering without
+/// libdevice.
+FailureOr<std::string> lowerGpuKernelsToPtx(ModuleOp module);
+
+/// The ptxas to use, or empty when none is installed.
+std::string findPtxas(const CudaOptions &options);
+
+/// Assembles `ptx` for sm_90 with `ptxas -O3`; a ptxas error is reported at
+/// `loc` with ptxas's messages and the kernel they point into.
+FailureOr<std::string> assemblePtx(Location loc, StringRef ptx,
+                                   StringRef ptxas);
+
+/// The whole CUDA code generation of bwc-compile: configures the kernels,
+/// records each launch configuration in `artifact.kernels`, builds and
+/// lowers the kernels, fills `artifact.code` (PTX), `artifact.cubin` (when
+/// ptxas is found) and `artifact.gpuArch`. With `gpuModule`, also prints
+/// the gpu.module before lowering into it.
+LogicalResult emitCudaCode(ModuleOp module, ::bwc::rt::Artifact &artifact,
+                           const CudaOptions &options,
+                           std::string *gpuModule = nullptr);
+
+} // namespace mlir::bwc
+
+#endif // BWC_TARGET_CUDA_CUDATARGET_H

@@ -1,0 +1,52 @@
+//===- KernelEmitters.h - CUDA kernel drivers (internal) --------*- C++ -*-===//
+//
+// Internal to lib/Target/CUDA. Each driver fills the body of one gpu.func
+// for one outlined kernel, mapping output elements to threads and asking
+// the ElementalEmitter for the scalar code of each element.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_LIB_TARGET_CUDA_KERNELEMITTERS_H
+#define BWC_LIB_TARGET_CUDA_KERNELEMITTERS_H
+
+#include "bwc/Target/Elemental/ElementalEmitter.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::bwc::cuda {
+
+/// An integer field of a kernel's `bwc.config`, or failure after an error
+/// naming the kernel.
+FailureOr<int64_t> configField(func::FuncOp kernel, DictionaryAttr config,
+                               StringRef name);
+
+/// What every driver gets: the kernel (tensor form), its gpu.func (body
+/// empty, builder at its start), the emitter over the input buffers, the
+/// output buffers and the `bwc.config` the driver obeys.
+struct KernelContext {
+  func::FuncOp kernel;
+  gpu::GPUFuncOp func;
+  ElementalEmitter &elements;
+  SmallVector<Value> outputs;
+  DictionaryAttr config;
+
+  FailureOr<int64_t> field(StringRef name) const {
+    return configField(kernel, config, name);
+  }
+};
+
+/// Grid-stride loop over groups of `vector` consecutive elements; one
+/// vector store per group and output.
+LogicalResult emitLoopKernel(OpBuilder &b, KernelContext &k);
+/// Grid-stride loop over output elements, one thread each; the elemental
+/// emitter loops over reduced or K/window positions inside the thread.
+LogicalResult emitThreadPerOutputKernel(OpBuilder &b, KernelContext &k);
+/// One block per row: strided f32 partial sums, warp shuffles, shared
+/// memory across warps, then the epilogue for every output of the row.
+LogicalResult emitRowReductionKernel(OpBuilder &b, KernelContext &k);
+
+/// Global thread id and total threads of the launch (index values).
+std::pair<Value, Value> globalThreadAndStride(OpBuilder &b, Location loc);
+Value indexConstant(OpBuilder &b, Location loc, int64_t v);
+
+} // namespace mlir::bwc::cuda
+
+#endif // BWC_LIB_TARGET_CUDA_KERNELEMITTERS_H

@@ -1,0 +1,314 @@
+//===- Pipeline.cpp - gpu.module to PTX and cubin -------------------------===//
+//
+// Math first becomes arithmetic (polynomial approximations, f16/bf16
+// computed in f32), so that no libdevice call is ever needed: CI machines
+// have no CUDA toolkit. Then scf to cf, one conversion of gpu, arith, cf,
+// memref, vector and the remaining math to NVVM/LLVM with bare-pointer
+// kernel arguments, and LLVM's NVPTX back end (gpu-module-to-binary,
+// format=isa) for sm_90 / PTX ISA 8.0 (CUDA 12.0 and later). ptxas, when
+// installed, turns the PTX into the sm_90 cubin.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Target/CUDA/CudaTarget.h"
+
+#include "bwc/Target/CPU/SharedObject.h"
+#include "bwc/Transforms/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+void mlir::bwc::loadCudaDialects(MLIRContext &ctx) {
+  DialectRegistry registry;
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect, vector::VectorDialect,
+                  LLVM::LLVMDialect>();
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  ctx.appendDialectRegistry(registry);
+  ctx.loadDialect<gpu::GPUDialect, NVVM::NVVMDialect, vector::VectorDialect,
+                  LLVM::LLVMDialect>();
+}
+
+namespace {
+
+/// Math ops the NVPTX back end selects natively (after math-to-llvm).
+bool hasNativeLowering(Operation *op) {
+  return isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
+             math::FmaOp, math::FloorOp, math::CeilOp, math::TruncOp,
+             math::RoundEvenOp, math::RoundOp, math::CopySignOp,
+             math::IsNaNOp, math::IsInfOp, math::IsFiniteOp,
+             math::CountLeadingZerosOp, math::CountTrailingZerosOp,
+             math::CtPopOp>(op);
+}
+
+/// Rewrites transcendental math into arithmetic; every other math op left
+/// must have a native lowering.
+LogicalResult expandMath(gpu::GPUModuleOp gpuModule) {
+  RewritePatternSet patterns(gpuModule.getContext());
+  math::populateExpansionPatterns(
+      patterns, {"powf", "fpowi", "sinh", "cosh", "asinh", "acosh", "atanh",
+                 "tan", "exp2", "round", "ctlz"});
+  populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
+  populateMathPolynomialApproximationPatterns(patterns,
+                                              [](StringRef) { return true; });
+  if (failed(applyPatternsGreedily(gpuModule, std::move(patterns))))
+    return gpuModule.emitError() << "expects math rewrites to converge";
+  WalkResult left = gpuModule.walk([](Operation *op) {
+    if (op->getDialect() &&
+        op->getDialect()->getNamespace() == math::MathDialect::getDialectNamespace() &&
+        !hasNativeLowering(op)) {
+      auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+      op->emitError() << "expects math ops with a GPU lowering that needs no "
+                         "libdevice but got '"
+                      << op->getName() << "' on "
+                      << op->getOperand(0).getType() << " in kernel "
+                      << (kernel ? kernel.getName() : StringRef("?"));
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(left.wasInterrupted());
+}
+
+/// gpu/arith/cf/memref/vector/math to NVVM and LLVM, bare-pointer kernel
+/// arguments, and no libdevice patterns.
+LogicalResult convertToNVVM(gpu::GPUModuleOp gpuModule) {
+  MLIRContext *ctx = gpuModule.getContext();
+  LowerToLLVMOptions options(ctx);
+  options.useBarePtrCallConv = true;
+  LLVMTypeConverter converter(ctx, options);
+  configureGpuToNVVMTypeConverter(converter);
+  RewritePatternSet patterns(ctx);
+  populateGpuToNVVMConversionPatterns(converter, patterns);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+  populateVectorToLLVMConversionPatterns(converter, patterns);
+  populateMathToLLVMConversionPatterns(converter, patterns);
+  ub::populateUBToLLVMConversionPatterns(converter, patterns);
+  LLVMConversionTarget target(*ctx);
+  target.addLegalDialect<NVVM::NVVMDialect>();
+  target.addIllegalDialect<gpu::GPUDialect>();
+  target.addLegalOp<gpu::GPUModuleOp>();
+  target.addIllegalOp<LLVM::ExpOp, LLVM::LogOp, LLVM::PowOp, LLVM::SinOp,
+                      LLVM::CosOp>();
+  return applyPartialConversion(gpuModule, target, std::move(patterns));
+}
+
+/// The kernel (`.entry`) of `ptx` that line `line` (1-based) is in.
+std::string kernelAtLine(StringRef ptx, int64_t line) {
+  std::string kernel;
+  llvm::Regex entry("\\.entry[ \t]+([A-Za-z0-9_$]+)");
+  SmallVector<StringRef> lines;
+  ptx.split(lines, '\n');
+  for (int64_t i = 0; i < line && i < (int64_t)lines.size(); ++i) {
+    SmallVector<StringRef> m;
+    if (entry.match(lines[i], &m))
+      kernel = m[1].str();
+  }
+  return kernel;
+}
+
+} // namespace
+
+FailureOr<std::string> mlir::bwc::lowerGpuKernelsToPtx(ModuleOp module) {
+  auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("bwc_kernels");
+  if (!gpuModule)
+    return module.emitError() << "expects a gpu.module @bwc_kernels", failure();
+  if (failed(expandMath(gpuModule)))
+    return failure();
+  PassManager pm(module.getContext());
+  pm.nest<gpu::GPUModuleOp>().addPass(createSCFToControlFlowPass());
+  if (failed(pm.run(module)) || failed(convertToNVVM(gpuModule)))
+    return failure();
+
+  PassManager finish(module.getContext());
+  finish.addPass(createReconcileUnrealizedCastsPass());
+  finish.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  finish.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = kCudaArch.str();
+  attach.features = "+ptx80";
+  attach.optLevel = 3;
+  finish.addPass(createGpuNVVMAttachTarget(attach));
+  if (failed(finish.run(module)))
+    return failure();
+  // Defense in depth: a libdevice or libm call would be an unresolved
+  // symbol for ptxas and the driver.
+  for (auto f : gpuModule.getOps<LLVM::LLVMFuncOp>())
+    if (f.isExternal())
+      return f.emitError() << "expects no calls to external functions (no "
+                              "libdevice) but got @"
+                           << f.getName(),
+             failure();
+
+  PassManager serialize(module.getContext());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  serialize.addPass(createGpuModuleToBinaryPass(binary));
+  if (failed(serialize.run(module)))
+    return failure();
+  auto bin = module.lookupSymbol<gpu::BinaryOp>("bwc_kernels");
+  if (!bin || bin.getObjects().size() != 1)
+    return module.emitError() << "expects one PTX object for bwc_kernels",
+           failure();
+  return cast<gpu::ObjectAttr>(bin.getObjects()[0]).getObject().str();
+}
+
+std::string mlir::bwc::findPtxas(const CudaOptions &options) {
+  if (!options.ptxas.empty())
+    return options.ptxas == "none" ? "" : options.ptxas;
+  if (const char *env = std::getenv("BWC_PTXAS"); env && *env)
+    return StringRef(env) == "none" ? "" : env;
+  if (auto p = llvm::sys::findProgramByName("ptxas"))
+    return *p;
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda/bin/ptxas";
+  return "";
+}
+
+FailureOr<std::string> mlir::bwc::assemblePtx(Location loc, StringRef ptx,
+                                              StringRef ptxas) {
+  SmallString<128> in, out, err;
+  if (llvm::sys::fs::createTemporaryFile("bwc", "ptx", in) ||
+      llvm::sys::fs::createTemporaryFile("bwc", "cubin", out) ||
+      llvm::sys::fs::createTemporaryFile("bwc", "log", err))
+    return emitError(loc) << "expects a writable temporary directory",
+           failure();
+  auto cleanup = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(in);
+    llvm::sys::fs::remove(out);
+    llvm::sys::fs::remove(err);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(in, ec);
+    if (ec)
+      return emitError(loc) << "cannot write " << in << ": " << ec.message(),
+             failure();
+    os << ptx;
+  }
+  std::string arch = ("-arch=" + kCudaArch).str();
+  SmallVector<StringRef> argv = {ptxas, arch, "-O3", in, "-o", out};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(err),
+                                          StringRef(err)};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, redirects, 0,
+                                     0, &execError);
+  if (rc != 0) {
+    auto log = llvm::MemoryBuffer::getFile(err);
+    std::string text = log ? (*log)->getBuffer().trim().str() : execError;
+    std::string kernel;
+    SmallVector<StringRef> m;
+    if (llvm::Regex("line ([0-9]+)").match(text, &m))
+      kernel = kernelAtLine(ptx, std::stoll(m[1].str()));
+    return emitError(loc) << "expects ptxas (" << ptxas << ") to assemble the "
+                          << "PTX" << (kernel.empty() ? "" : " of kernel ")
+                          << kernel << " but it failed (exit " << rc
+                          << "): " << text,
+           failure();
+  }
+  auto cubin = llvm::MemoryBuffer::getFile(out, /*IsText=*/false);
+  if (!cubin)
+    return emitError(loc) << "cannot read the cubin ptxas wrote", failure();
+  return (*cubin)->getBuffer().str();
+}
+
+LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
+                                      ::bwc::rt::Artifact &artifact,
+                                      const CudaOptions &options,
+                                      std::string *gpuModule) {
+  MLIRContext &ctx = *module.getContext();
+  loadCudaDialects(ctx);
+  PassManager configure(&ctx);
+  ConfigureKernelsPassOptions config;
+  config.smCount = options.smCount;
+  configure.addPass(createConfigureKernelsPass(config));
+  if (failed(configure.run(module)))
+    return failure();
+
+  // Launch configuration of every kernel the program launches.
+  for (::bwc::rt::Kernel &k : artifact.kernels) {
+    StringRef name = StringRef(k.name).drop_back(kPackedSuffix.size());
+    auto kernel = module.lookupSymbol<func::FuncOp>(name);
+    auto dict = kernel ? kernel->getAttrOfType<DictionaryAttr>(
+                             kKernelConfigAttrName)
+                       : DictionaryAttr();
+    if (!dict)
+      return module.emitError() << "expects a configured kernel @" << name,
+             failure();
+    auto get = [&](StringRef f) {
+      auto a = dict.getAs<IntegerAttr>(f);
+      return a ? uint32_t(a.getInt()) : 0u;
+    };
+    k.grid[0] = get("grid");
+    k.block[0] = get("block");
+    k.grid[1] = k.grid[2] = k.block[1] = k.block[2] = 1;
+    k.sharedBytes = 0; // shared memory is static (workgroup attributions)
+    llvm::raw_string_ostream os(k.config);
+    for (NamedAttribute a : dict) {
+      os << (k.config.empty() ? "" : " ") << a.getName().getValue() << "=";
+      if (auto s = dyn_cast<StringAttr>(a.getValue()))
+        os << s.getValue();
+      else if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
+        os << i.getInt();
+    }
+  }
+
+  if (failed(buildGpuKernels(module, kPackedSuffix)))
+    return failure();
+  if (gpuModule) {
+    llvm::raw_string_ostream os(*gpuModule);
+    module.print(os);
+  }
+  FailureOr<std::string> ptx = lowerGpuKernelsToPtx(module);
+  if (failed(ptx))
+    return failure();
+  artifact.code = *ptx;
+  artifact.gpuArch = kCudaArch.str();
+  artifact.cubin.clear();
+  if (!options.cubin)
+    return success();
+  std::string ptxas = findPtxas(options);
+  if (ptxas.empty())
+    return success();
+  FailureOr<std::string> cubin = assemblePtx(module.getLoc(), *ptx, ptxas);
+  if (failed(cubin))
+    return failure();
+  artifact.cubin = std::move(*cubin);
+  return success();
+}

@@ -1,0 +1,228 @@
+//===- ConfigureKernels.cpp - GPU emitter and launch configuration --------===//
+//
+// One decision per kernel, recorded as the `bwc.config` dictionary that the
+// CUDA target obeys: which emitter builds the kernel and with which block,
+// grid, vector width and elements per thread. The row-reduction emitter
+// binds a row's reductions to one scalar per block, so it is chosen only
+// where every value downstream of a reduction provably uses the value of
+// its own row; anything else gets the thread-per-output emitter, which is
+// correct for every kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Transforms/Passes.h"
+
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::bwc {
+#define GEN_PASS_DEF_CONFIGUREKERNELSPASS
+#include "bwc/Transforms/Passes.h.inc"
+} // namespace mlir::bwc
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+namespace {
+
+/// Threads one SM keeps resident (sm_80/sm_90).
+constexpr int64_t kThreadsPerSM = 2048;
+
+int64_t elementBytes(Type t) {
+  return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// The row shape facts of a kernel whose reductions all reduce the same
+/// trailing axes of one input shape.
+struct RowShape {
+  ArrayRef<int64_t> input;    ///< shape of every reduce's input
+  SmallVector<int64_t> kept;  ///< input shape with reduced axes set to 1
+  int64_t rows = 1, row = 1;  ///< rows x row == input elements
+};
+
+/// Whether the row-reduction emitter computes `kernel` exactly; fills
+/// `shape` when it does.
+bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
+  SmallVector<ReduceOp> reduces;
+  bool other = false;
+  kernel.walk([&](Operation *op) {
+    if (auto r = dyn_cast<ReduceOp>(op))
+      reduces.push_back(r);
+    else if (isa<ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op))
+      other = true;
+  });
+  if (reduces.empty() || other)
+    return false;
+  auto inType = cast<RankedTensorType>(reduces.front().getInput().getType());
+  ArrayRef<int64_t> axes = reduces.front().getAxes();
+  int64_t rank = inType.getRank();
+  if (axes.empty())
+    return false;
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (a != rank - (int64_t)axes.size() + (int64_t)i)
+      return false; // not the trailing, contiguous axes
+  for (ReduceOp r : reduces) {
+    Type e = r.getInput().getType().getElementType();
+    if (r.getInput().getType() != inType || r.getAxes() != axes ||
+        !(e.isF16() || e.isBF16() || e.isF32()))
+      return false;
+  }
+  shape.input = inType.getShape();
+  shape.kept.assign(shape.input.begin(), shape.input.end());
+  for (int64_t a : axes) {
+    shape.row *= shape.input[a];
+    shape.kept[a] = 1;
+  }
+  shape.rows = inType.getNumElements() / std::max<int64_t>(1, shape.row);
+  if (shape.row == 0 || shape.rows > INT32_MAX)
+    return false;
+
+  // Every value downstream of a reduction holds one value per row (the
+  // keepdims shape, or the reduce's own result) or a whole row, and is
+  // only combined with values of its own row.
+  llvm::SmallPtrSet<Value, 16> perRow;
+  auto isRowValue = [&](Value v) { return perRow.contains(v); };
+  for (Operation &op : kernel.getBody().front()) {
+    if (auto r = dyn_cast<ReduceOp>(op)) {
+      if (isRowValue(r.getInput()) &&
+          r.getInput().getType().getShape() != shape.input)
+        return false;
+      perRow.insert(r.getResult());
+      continue;
+    }
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (!llvm::any_of(op.getOperands(), isRowValue))
+      continue;
+    if (op.getNumResults() != 1)
+      return false;
+    auto result = cast<RankedTensorType>(op.getResult(0).getType());
+    if (isa<UnaryOp, CastOp>(op)) {
+      perRow.insert(op.getResult(0));
+      continue;
+    }
+    if (!isa<BinaryOp, SelectOp, BroadcastOp>(op))
+      return false;
+    for (Value v : op.getOperands()) {
+      if (!isRowValue(v))
+        continue;
+      ArrayRef<int64_t> s = cast<RankedTensorType>(v.getType()).getShape();
+      bool same = s == result.getShape();
+      bool keptIntoRow =
+          result.getShape() == shape.input && s == ArrayRef(shape.kept);
+      if (!same && !keptIntoRow)
+        return false;
+    }
+    if (result.getShape() != shape.input &&
+        result.getShape() != ArrayRef(shape.kept))
+      return false;
+    perRow.insert(op.getResult(0));
+  }
+  for (Type t : kernel.getResultTypes()) {
+    auto rt = cast<RankedTensorType>(t);
+    if (rt.getNumElements() != shape.rows && rt.getShape() != shape.input)
+      return false;
+  }
+  return true;
+}
+
+struct ConfigureKernelsPass
+    : public bwc::impl::ConfigureKernelsPassBase<ConfigureKernelsPass> {
+  using ConfigureKernelsPassBase::ConfigureKernelsPassBase;
+
+  /// Blocks of a grid-stride loop over `work` items, `block` per block.
+  int64_t strideGrid(int64_t work, int64_t block) {
+    return std::clamp<int64_t>(ceilDiv(work, block), 1,
+                               smCount * (kThreadsPerSM / block));
+  }
+
+  DictionaryAttr configure(func::FuncOp kernel) {
+    Builder b(kernel.getContext());
+    SmallVector<NamedAttribute> attrs;
+    auto set = [&](StringRef name, int64_t v) {
+      attrs.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(v)));
+    };
+    auto emitter = [&](StringRef name) {
+      attrs.push_back(b.getNamedAttr("emitter", b.getStringAttr(name)));
+    };
+    ArrayRef<Type> results = kernel.getResultTypes();
+    int64_t maxElements = 1;
+    for (Type t : results)
+      maxElements =
+          std::max(maxElements, cast<RankedTensorType>(t).getNumElements());
+
+    bool windowed = false;
+    kernel.walk([&](Operation *op) {
+      if (isa<ReduceOp, ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op))
+        windowed = true;
+    });
+    bool oneShape = llvm::all_equal(llvm::map_range(
+        results, [](Type t) { return cast<ShapedType>(t).getShape(); }));
+    RowShape row;
+    if (!windowed && oneShape) {
+      int64_t widest = 1;
+      bool anyBool = false;
+      for (Type t : results) {
+        Type e = cast<ShapedType>(t).getElementType();
+        widest = std::max(widest, elementBytes(e));
+        anyBool |= e.isInteger(1);
+      }
+      int64_t vector = anyBool ? 1 : 16 / widest;
+      while (vector > 1 && maxElements % vector)
+        vector /= 2;
+      int64_t block = loopBlock;
+      int64_t grid = strideGrid(maxElements / vector, block);
+      emitter("loop");
+      set("block", block);
+      set("grid", grid);
+      set("vector", vector);
+      set("elements_per_thread",
+          ceilDiv(maxElements / vector, grid * block) * vector);
+    } else if (fitsRowReduction(kernel, row)) {
+      // About four elements per thread, whole warps, at most maxThreads.
+      int64_t block = std::clamp<int64_t>(
+          llvm::PowerOf2Ceil(ceilDiv(row.row, 4)), 32,
+          std::min<int64_t>(maxThreads, 1024));
+      emitter("row_reduction");
+      set("block", block);
+      set("grid", std::min<int64_t>(row.rows, INT32_MAX));
+      set("rows_per_block", 1);
+      set("row", row.row);
+      set("rows", row.rows);
+      set("elements_per_thread", ceilDiv(row.row, block));
+    } else {
+      int64_t block = loopBlock;
+      int64_t grid = strideGrid(maxElements, block);
+      emitter("thread_per_output");
+      set("block", block);
+      set("grid", grid);
+      set("elements_per_thread", ceilDiv(maxElements, grid * block));
+    }
+    return b.getDictionaryAttr(attrs);
+  }
+
+  void runOnOperation() override {
+    if (smCount < 1 || loopBlock < 32 || loopBlock > maxThreads ||
+        loopBlock % 32 || maxThreads > 1024 || maxThreads % 32) {
+      getOperation().emitError()
+          << "expects sm-count >= 1 and loop-block, max-threads multiples of "
+             "32 with loop-block <= max-threads <= 1024 but got sm-count="
+          << int64_t(smCount) << " loop-block=" << int64_t(loopBlock)
+          << " max-threads=" << int64_t(maxThreads);
+      return signalPassFailure();
+    }
+    for (auto kernel : getOperation().getOps<func::FuncOp>()) {
+      if (!kernel->hasAttr(kKernelAttrName))
+        continue;
+      if (kernel.isExternal()) {
+        kernel.emitError() << "expects a kernel with a body";
+        return signalPassFailure();
+      }
+      kernel->setAttr(kKernelConfigAttrName, configure(kernel));
+    }
+  }
+};
+
+} // namespace

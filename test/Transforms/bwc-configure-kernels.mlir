@@ -1,0 +1,89 @@
+// RUN: bwc-opt %s --split-input-file --bwc-configure-kernels --verify-diagnostics | FileCheck %s
+
+// Tests that an elementwise f32 kernel gets the loop emitter, 16-byte vectors
+// (4 x f32) and a grid capped at one wave of the chip.
+// CHECK-LABEL: func.func private @k_exp
+// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 1024 : i64, vector = 4 : i64}
+func.func private @k_exp(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> attributes {bwc.kernel} {
+  %0 = bwc.unary exp %x : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
+
+// -----
+
+// Tests that the vector width is halved until it divides the element count
+// (f16: 8 per 16 bytes, 6 elements: 2) and that i1 results get no vectors.
+// CHECK-LABEL: func.func private @k_half
+// CHECK-SAME: emitter = "loop", grid = 1 : i64, vector = 2 : i64
+// CHECK-LABEL: func.func private @k_bool
+// CHECK-SAME: emitter = "loop", grid = 1 : i64, vector = 1 : i64
+func.func private @k_half(%x: tensor<6xf16>) -> tensor<6xf16> attributes {bwc.kernel} {
+  %0 = bwc.unary neg %x : (tensor<6xf16>) -> tensor<6xf16>
+  return %0 : tensor<6xf16>
+}
+func.func private @k_bool(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xi1> attributes {bwc.kernel} {
+  %0 = bwc.binary lt %x, %y : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xi1>
+  return %0 : tensor<64xi1>
+}
+
+// -----
+
+// Tests that a softmax over the last axis gets the row-reduction emitter:
+// one block per row, 1000 / 4 rounded up to 256 threads.
+// CHECK-LABEL: func.func private @k_softmax
+// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "row_reduction", grid = 8 : i64, row = 1000 : i64, rows = 8 : i64, rows_per_block = 1 : i64}
+func.func private @k_softmax(%x: tensor<8x1000xf32>) -> tensor<8x1000xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<8x1000xf32>) -> tensor<8x1xf32>
+  %d = bwc.binary sub %x, %m : (tensor<8x1000xf32>, tensor<8x1xf32>) -> tensor<8x1000xf32>
+  %e = bwc.unary exp %d : (tensor<8x1000xf32>) -> tensor<8x1000xf32>
+  %s = bwc.reduce sum %e axes = [1] keepdims = true : (tensor<8x1000xf32>) -> tensor<8x1xf32>
+  %r = bwc.binary div %e, %s : (tensor<8x1000xf32>, tensor<8x1xf32>) -> tensor<8x1000xf32>
+  return %r : tensor<8x1000xf32>
+}
+
+// -----
+
+// Tests that a short row gets one warp per row.
+// CHECK-LABEL: func.func private @k_mean
+// CHECK-SAME: block = 32 : i64, elements_per_thread = 2 : i64, emitter = "row_reduction", grid = 4 : i64, row = 64 : i64
+func.func private @k_mean(%x: tensor<4x64xf32>) -> tensor<4xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce mean %x axes = [1] keepdims = false : (tensor<4x64xf32>) -> tensor<4xf32>
+  return %m : tensor<4xf32>
+}
+
+// -----
+
+// Tests that a column reduction (not the trailing axis), a row reduction
+// whose per-row value is combined with another row's (numpy broadcasting of
+// a non-keepdims result) and a matmul get the thread-per-output emitter.
+// CHECK-LABEL: func.func private @k_column
+// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-LABEL: func.func private @k_cross_row
+// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-LABEL: func.func private @k_matmul
+// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 1 : i64}
+func.func private @k_column(%x: tensor<64x8xf32>) -> tensor<8xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<64x8xf32>) -> tensor<8xf32>
+  return %m : tensor<8xf32>
+}
+func.func private @k_cross_row(%x: tensor<4x4xf32>) -> tensor<4x4xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce max %x axes = [1] keepdims = false : (tensor<4x4xf32>) -> tensor<4xf32>
+  %d = bwc.binary sub %x, %m : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  return %d : tensor<4x4xf32>
+}
+func.func private @k_matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> attributes {bwc.kernel} {
+  %0 = bwc.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// Tests the diagnostic for a kernel without a body.
+// expected-error @+1 {{expects a kernel with a body}}
+func.func private @decl(tensor<4xf32>) -> tensor<4xf32> attributes {bwc.kernel}
+
+// -----
+
+// Tests the diagnostic for an impossible block size.
+// RUN: not bwc-opt %s --bwc-configure-kernels="loop-block=100" 2>&1 | FileCheck %s --check-prefix=BLOCK
+// BLOCK: expects sm-count >= 1 and loop-block, max-threads multiples of 32 with loop-block <= max-threads <= 1024 but got sm-count=132 loop-block=100 max-threads=1024
