@@ -76,8 +76,12 @@ def main():
     ap.add_argument("--markdown")
     ap.add_argument("--only")
     ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--compile-flag", action="append", default=[],
+                    help="extra bwc-compile flag (repeatable), e.g. "
+                         "--compile-flag=--codegen=elemental")
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
+    args.extra = args.extra + args.compile_flag
 
     cases = backend_cases.list_cases(args.root)
     if args.only:

@@ -46,6 +46,11 @@ static cl::opt<std::string>
 static cl::opt<int64_t> smCount("sm-count",
                                 cl::desc("CUDA: SMs the grids are sized for"),
                                 cl::init(132));
+static cl::opt<std::string>
+    codegen("codegen",
+            cl::desc("CPU kernel code generation: linalg (default) or "
+                     "elemental (the emitter the CUDA target shares)"),
+            cl::init("linalg"));
 static cl::list<std::string>
     inputShapes("input-shape", cl::desc("Fix an input's shape: NAME=D0xD1x..."),
                 cl::value_desc("NAME=DIMS"));
@@ -227,6 +232,12 @@ int main(int argc, char **argv) {
                  << "' (expected cpu or cuda)\n";
     return 1;
   }
+  if (codegen != "linalg" && codegen != "elemental") {
+    llvm::errs() << "bwc-compile: --codegen expects linalg or elemental but "
+                    "got '"
+                 << codegen << "'\n";
+    return 1;
+  }
   if (fusion != "none" && fusion != "default") {
     llvm::errs() << "bwc-compile: unknown --fusion '" << fusion
                  << "' (expected none or default)\n";
@@ -334,6 +345,9 @@ int main(int argc, char **argv) {
   } else {
     // Kernels: buffer ABI, then down to LLVM and a shared object.
     PassManager lower(&ctx);
+    if (codegen == "elemental")
+    mlir::bwc::buildCPUElementalLoweringPipeline(lower);
+  else
     mlir::bwc::buildCPULoweringPipeline(lower);
     if (failed(lower.run(*module)) ||
         failed(mlir::bwc::addPackedEntryPoints(*module)))

@@ -25,4 +25,42 @@ def ConvertBWCToLinalgPass : Pass<"convert-bwc-to-linalg"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Elemental kernels (lib/Target/CPU/ElementalKernels.cpp)
+//===----------------------------------------------------------------------===//
+
+def EmitElementalKernelsPass : Pass<"bwc-emit-elemental-kernels",
+                                    "::mlir::ModuleOp"> {
+  let summary = "Rewrite every kernel into scalar loops with the elemental emitter";
+  let description = [{
+    Each `bwc.kernel` function on tensors becomes a function on flat
+    buffers, `(memref<N x T> in..., memref<N x T> out...) -> ()` (the CPU
+    kernel ABI: bare pointers after the LLVM conversion), whose body is
+    scf loops over the elements computed by the ElementalEmitter
+    (docs/targets/elemental.md). A kernel whose `bwc.reduce` ops share one
+    row structure (a `reduction` fusion) runs a row loop: each reduction of
+    the row once, then the row's outputs; other kernels loop over each
+    output's elements. The driver records its choice as
+    `bwc.elemental = "rows"` or `"elements"` on the function. With
+    `polynomial-math`, math functions become the polynomial approximations
+    the GPU uses, so the CPU checks the GPU's math.
+
+    Example:
+    ```mlir
+    func.func private @k(%a: tensor<4xf32>) -> tensor<4xf32> attributes {bwc.kernel}
+    // becomes
+    func.func private @k(%a: memref<4xf32>, %out: memref<4xf32>)
+        attributes {bwc.kernel, bwc.elemental = "elements"} { scf.for ... }
+    ```
+  }];
+  let options = [
+    Option<"polynomialMath", "polynomial-math", "bool", "true",
+           "Expand math functions into polynomial approximations">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // BWC_CONVERSION_PASSES_TD

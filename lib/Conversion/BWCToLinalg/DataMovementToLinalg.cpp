@@ -288,18 +288,7 @@ struct PadLowering : OpConversionPattern<PadOp> {
               src.push_back(idx[d]);
               continue;
             }
-            Value j = arith::SubIOp::create(b, l, idx[d], indexConst(b, l, lo));
-            if (reflect) {
-              // numpy 'reflect': the edge is not repeated, -1 -> 1 and
-              // len -> len - 2. The verifier keeps pads below len.
-              Value neg = arith::SubIOp::create(b, l, indexConst(b, l, 0), j);
-              j = arith::MaxSIOp::create(b, l, j, neg);
-              Value back = arith::SubIOp::create(
-                  b, l, indexConst(b, l, 2 * (len - 1)), j);
-              j = arith::MinSIOp::create(b, l, j, back);
-            }
-            // Edge clamps; for reflect the clamp only guards memory.
-            src.push_back(clampIndex(b, l, j, 0, len - 1));
+            src.push_back(emitPadSourceIndex(b, l, idx[d], lo, len, reflect));
           }
           return tensor::ExtractOp::create(b, l, input, src);
         });
@@ -368,6 +357,22 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
 };
 
 } // namespace
+
+Value lowering::emitPadSourceIndex(OpBuilder &b, Location loc, Value index,
+                                   int64_t lo, int64_t len, bool reflect) {
+  Value j = arith::SubIOp::create(b, loc, index, indexConst(b, loc, lo));
+  if (reflect) {
+    // numpy 'reflect': the edge is not repeated, -1 -> 1 and len -> len - 2.
+    // The verifier keeps pads below len.
+    Value neg = arith::SubIOp::create(b, loc, indexConst(b, loc, 0), j);
+    j = arith::MaxSIOp::create(b, loc, j, neg);
+    Value back =
+        arith::SubIOp::create(b, loc, indexConst(b, loc, 2 * (len - 1)), j);
+    j = arith::MinSIOp::create(b, loc, j, back);
+  }
+  // Edge clamps; for reflect the clamp only guards memory.
+  return clampIndex(b, loc, j, 0, len - 1);
+}
 
 void lowering::populateDataMovementPatterns(const TypeConverter &tc,
                                             RewritePatternSet &patterns) {

@@ -8,6 +8,7 @@
 #ifndef BWC_LIB_CONVERSION_BWCTOLINALG_PATTERNS_H
 #define BWC_LIB_CONVERSION_BWCTOLINALG_PATTERNS_H
 
+#include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
@@ -22,25 +23,6 @@ public:
   BWCTypeConverter();
 };
 
-/// Signless version of a bwc element type (ui8 -> i8, others unchanged).
-Type signlessType(Type t);
-/// True for unsigned integer element types, and i1.
-bool isUnsignedElement(Type t);
-
-//===----------------------------------------------------------------------===//
-// Per-element math, on signless scalars. `elt` is the bwc element type (it
-// carries signedness).
-//===----------------------------------------------------------------------===//
-
-Value emitUnary(OpBuilder &b, Location loc, UnaryFn fn, Value x, Type elt);
-/// `elt` is the operands' bwc element type; comparisons return i1.
-Value emitBinary(OpBuilder &b, Location loc, BinaryFn fn, Value lhs, Value rhs,
-                 Type elt);
-/// ONNX Cast semantics from bwc element type `from` to `to`.
-Value emitCast(OpBuilder &b, Location loc, Value x, Type from, Type to);
-/// A scalar constant of (signless) type `t`.
-Value emitConstant(OpBuilder &b, Location loc, Type t, double value);
-
 //===----------------------------------------------------------------------===//
 // Indexing helpers
 //===----------------------------------------------------------------------===//
@@ -52,9 +34,6 @@ AffineMap broadcastMap(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
                        MLIRContext *ctx);
 /// `tensor.empty` of the converted type of `type`.
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
-/// The largest (or lowest) value of signless scalar type `t`: +-inf for
-/// floats; `elt`, the bwc element type, gives the signedness of integers.
-TypedAttr extremeAttr(Type t, Type elt, bool largest);
 /// A tensor of `shape` filled with `value` (linalg.fill of tensor.empty).
 Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                    TypedAttr value);

@@ -31,9 +31,6 @@ using namespace mlir::bwc::lowering;
 
 namespace {
 
-/// The most input elements one output element may read.
-constexpr int64_t kMaxTaps = 256;
-
 /// One input index along a dim and its weight (null: weight 1).
 struct Tap {
   Value index;
@@ -42,11 +39,11 @@ struct Tap {
 
 class ResizeBodyBuilder {
 public:
-  ResizeBodyBuilder(OpBuilder &b, Location loc, ResizeOp op, Value input,
-                    Type accType)
-      : b(b), loc(loc), op(op), input(input), accType(accType),
+  ResizeBodyBuilder(OpBuilder &b, Location loc, ResizeOp op,
+                    function_ref<Value(ArrayRef<Value>)> read, Type accType)
+      : b(b), loc(loc), op(op), read(read), accType(accType),
         f32(b.getF32Type()),
-        inShape(cast<RankedTensorType>(input.getType()).getShape()) {}
+        inShape(cast<RankedTensorType>(op.getInput().getType()).getShape()) {}
 
   /// Dims that need no arithmetic: the output index is the input index, or
   /// the input has one element.
@@ -72,7 +69,7 @@ public:
     if (op.getMode() == ResizeMode::nearest) {
       for (auto &t : taps)
         at.push_back(t.front().index);
-      return tensor::ExtractOp::create(b, loc, input, at);
+      return read(at);
     }
     Value sum;
     accumulate(taps, at, Value(), sum);
@@ -237,7 +234,7 @@ private:
   void accumulate(ArrayRef<SmallVector<Tap>> taps, SmallVector<Value> &at,
                   Value weight, Value &sum) {
     if (at.size() == taps.size()) {
-      Value v = tensor::ExtractOp::create(b, loc, input, at);
+      Value v = read(at);
       v = emitCast(b, loc, v, op.getType().getElementType(), accType);
       if (weight)
         v = arith::MulFOp::create(b, loc, v, weight);
@@ -278,7 +275,7 @@ private:
   OpBuilder &b;
   Location loc;
   ResizeOp op;
-  Value input;
+  function_ref<Value(ArrayRef<Value>)> read;
   Type accType;
   FloatType f32;
   ArrayRef<int64_t> inShape;
@@ -299,18 +296,9 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     }
     if (llvm::is_contained(inType.getShape(), 0))
       return rewriter.notifyMatchFailure(op, "resizes an empty input");
-    int64_t taps = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      taps *= ResizeBodyBuilder::tapsPerDim(op, d);
-    if (taps > kMaxTaps)
+    if (resizeTapCount(op) > kMaxResizeTaps)
       return rewriter.notifyMatchFailure(
           op, "reads more than 256 input elements per output element");
-
-    Type elt = outType.getElementType();
-    Type accType = rewriter.getF32Type();
-    if (elt.isF64() ||
-        (isa<IntegerType>(elt) && elt.getIntOrFloatBitWidth() >= 32))
-      accType = rewriter.getF64Type();
 
     MLIRContext *ctx = rewriter.getContext();
     Value init = emptyTensor(rewriter, loc, outType);
@@ -323,8 +311,11 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
           SmallVector<Value> idx;
           for (int64_t d = 0; d < rank; ++d)
             idx.push_back(linalg::IndexOp::create(b, l, d));
-          ResizeBodyBuilder body(b, l, op, adaptor.getInput(), accType);
-          linalg::YieldOp::create(b, l, body.build(idx));
+          Value input = adaptor.getInput();
+          linalg::YieldOp::create(
+              b, l, emitResizeElement(b, l, op, idx, [&](ArrayRef<Value> at) {
+                return tensor::ExtractOp::create(b, l, input, at);
+              }));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -332,6 +323,25 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
 };
 
 } // namespace
+
+int64_t lowering::resizeTapCount(ResizeOp op) {
+  int64_t taps = 1;
+  for (int64_t d = 0; d < op.getType().getRank(); ++d)
+    taps *= ResizeBodyBuilder::tapsPerDim(op, d);
+  return taps;
+}
+
+Value lowering::emitResizeElement(OpBuilder &b, Location loc, ResizeOp op,
+                                  ArrayRef<Value> index,
+                                  function_ref<Value(ArrayRef<Value>)> read) {
+  // f32 interpolation as ONNX Runtime does; f64 where f32 would lose bits.
+  Type elt = op.getType().getElementType();
+  Type accType = b.getF32Type();
+  if (elt.isF64() ||
+      (isa<IntegerType>(elt) && elt.getIntOrFloatBitWidth() >= 32))
+    accType = b.getF64Type();
+  return ResizeBodyBuilder(b, loc, op, read, accType).build(index);
+}
 
 void lowering::populateResizePatterns(const TypeConverter &tc,
                                       RewritePatternSet &patterns) {

@@ -33,6 +33,17 @@ void mlir::bwc::buildCPULoweringPipeline(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCopiesToLinalgPass());
   pm.addPass(createConvertLinalgToLoopsPass());
+  buildCPULoopsToLLVMPipeline(pm);
+}
+
+void mlir::bwc::buildCPUElementalLoweringPipeline(OpPassManager &pm) {
+  pm.addPass(createEmitElementalKernelsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  buildCPULoopsToLLVMPipeline(pm);
+}
+
+void mlir::bwc::buildCPULoopsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -68,4 +79,9 @@ void mlir::bwc::registerCPULoweringPipeline() {
       "bwc-cpu-lowering",
       "Lower bwc ops on tensors to the LLVM dialect for the host CPU",
       buildCPULoweringPipeline);
+  PassPipelineRegistration<>(
+      "bwc-cpu-elemental-lowering",
+      "Lower bwc kernels to the LLVM dialect for the host CPU through the "
+      "elemental emitter",
+      buildCPUElementalLoweringPipeline);
 }

@@ -13,7 +13,17 @@ namespace mlir::bwc {
 /// that are memrefs become bare pointers (the kernel ABI of the artifact).
 void buildCPULoweringPipeline(OpPassManager &pm);
 
-/// Registers `bwc-cpu-lowering` for bwc-opt.
+/// The same result through the elemental emitter instead of linalg
+/// (`--codegen=elemental`): bwc-emit-elemental-kernels writes scalar loops
+/// on flat buffers, then buildCPULoopsToLLVMPipeline.
+void buildCPUElementalLoweringPipeline(OpPassManager &pm);
+
+/// From scf loops on memrefs (arith, math, memref) to the LLVM dialect: the
+/// tail both CPU pipelines share.
+void buildCPULoopsToLLVMPipeline(OpPassManager &pm);
+
+/// Registers `bwc-cpu-lowering` and `bwc-cpu-elemental-lowering` for
+/// bwc-opt.
 void registerCPULoweringPipeline();
 
 } // namespace mlir::bwc

@@ -38,6 +38,9 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <map>
+#include <vector>
+
 namespace mlir::bwc {
 
 class ElementalEmitter {
@@ -85,6 +88,23 @@ public:
                                       Operation *reduce, ValueRange outIndex,
                                       ValueRange reducedIndex);
 
+  /// The pieces of a `bwc.reduce` (non-empty axes) for drivers that
+  /// iterate a row themselves (the CPU row pass, a GPU block reduction):
+  /// the accumulator's identity; input element `reducedIndex` of output
+  /// element `outIndex`, converted to the accumulator type; the combination
+  /// of two partial accumulators (associative, so threads may combine in
+  /// any tree); the output element from the final accumulator (mean's
+  /// division, the rounding to the element type). Sequentially:
+  ///   acc = identity; for each j: acc = combine(acc, element(j));
+  ///   result = finish(acc)
+  /// is exactly what emit() computes for the reduce.
+  Value reduceIdentity(OpBuilder &b, Location loc, Operation *reduce);
+  FailureOr<Value> reduceElement(OpBuilder &b, Location loc, Operation *reduce,
+                                 ValueRange outIndex, ValueRange reducedIndex);
+  Value reduceCombine(OpBuilder &b, Location loc, Operation *reduce, Value lhs,
+                      Value rhs);
+  Value reduceFinish(OpBuilder &b, Location loc, Operation *reduce, Value acc);
+
   /// Row-major index helpers (static shapes).
   static SmallVector<Value> delinearize(OpBuilder &b, Location loc,
                                         Value linear, ArrayRef<int64_t> shape);
@@ -94,10 +114,24 @@ public:
   func::FuncOp getKernel() const { return kernel; }
   ValueRange getArgBuffers() const { return argBuffers; }
 
+  /// The type `op` (a reduce, matmul, conv or pool) sums in: its
+  /// `acc_type` attribute when set, else f32 for f16/bf16 elements, else
+  /// the (signless) element type `elt`.
+  static Type accumulatorType(Operation *op, Type elt);
+
 private:
+  FailureOr<Value> emitOp(OpBuilder &b, Location loc, Operation *op,
+                          ValueRange index);
+  FailureOr<Value> emitConstant(OpBuilder &b, Location loc, Operation *op,
+                                ValueRange index);
+
   func::FuncOp kernel;
   SmallVector<Value> argBuffers;
   llvm::DenseMap<Value, Value> bound;
+  /// (value, index operands...) -> scalar, see clearCache().
+  std::map<std::vector<const void *>, Value> cache;
+  /// Constants too large to select from: the memref.global holding them.
+  llvm::DenseMap<Operation *, StringAttr> constantGlobals;
 };
 
 } // namespace mlir::bwc
