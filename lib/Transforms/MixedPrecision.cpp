@@ -2,18 +2,25 @@
 //
 // Walks the program function once, in order, and decides for every op
 // whether it computes in the low precision (fp16 or bf16) or in f32:
-// - allow (matmul, conv): always low precision;
+// - allow (matmul, conv): low precision operands and result, summed in f32
+//   (`acc_type = f32`, which every kernel emitter obeys);
 // - follow (elementwise, data movement, max/min reductions, pooling,
 //   nearest resizing, arg reductions): low precision when every
-//   non-constant float operand already is, f32 otherwise;
-// - deny (sum/mean/prod reductions, exp, log, pow, linear/cubic resizing,
-//   the ops producing the program's results, anything unknown): f32.
+//   non-constant float operand already is, f32 otherwise; average pools
+//   in low precision sum in f32 too;
+// - deny (sum/mean/prod reductions, exp, log, pow, reciprocal, rsqrt,
+//   squares, division by a computed value, linear/cubic resizing, the ops
+//   producing the program's results, anything unknown): f32.
+// Range safety: an f32 constant that the low type cannot hold (a finite
+// |v| > 65504 in fp16, or nonzeros that all flush to zero, like an
+// epsilon) is never converted; an op reading one stays in f32.
 // Operands are converted with bwc.cast where their type differs from the
 // op's; f32 constants are converted at compile time (dense and
 // dense_resource weights alike), and a cast back of an exact widening
 // (f16 -> f32 -> f16) reuses the narrow value. The function's inputs and
-// results keep their declared types: casts sit at the boundary. Only f32
-// is rewritten; f64 and integers are left alone.
+// results keep their declared types (casts sit at the boundary) unless
+// `low-io` asks for them in the low precision. Only f32 is rewritten; f64
+// and integers are left alone.
 //
 // The reasons for each list entry are in docs/passes/bwc-mixed-precision.md.
 //
@@ -25,6 +32,9 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVectorExtras.h"
+
+#include <cmath>
 
 namespace mlir::bwc {
 #define GEN_PASS_DEF_MIXEDPRECISIONPASS
@@ -45,13 +55,23 @@ Policy classify(Operation *op) {
     switch (u.getFn()) {
     case UnaryFn::exp:
     case UnaryFn::log:
+    case UnaryFn::reciprocal:
+    case UnaryFn::rsqrt:
       return Policy::Deny;
     default:
       return Policy::Follow;
     }
   }
-  if (auto b = dyn_cast<BinaryOp>(op))
-    return b.getFn() == BinaryFn::pow ? Policy::Deny : Policy::Follow;
+  if (auto b = dyn_cast<BinaryOp>(op)) {
+    // Squares (variances) and quotients by computed values overflow fp16
+    // on ordinary activations (|x| > 256, divisors near 0).
+    bool square = b.getFn() == BinaryFn::mul && b.getLhs() == b.getRhs();
+    bool computedDivisor = b.getFn() == BinaryFn::div &&
+                           !b.getRhs().getDefiningOp<ConstantOp>();
+    return b.getFn() == BinaryFn::pow || square || computedDivisor
+               ? Policy::Deny
+               : Policy::Follow;
+  }
   if (auto r = dyn_cast<ReduceOp>(op))
     return r.getKind() == ReduceKind::max || r.getKind() == ReduceKind::min
                ? Policy::Follow
@@ -134,6 +154,25 @@ ElementsAttr convertConstant(ElementsAttr attr, FloatType elt) {
   return DenseElementsAttr::getFromRawBuffer(type, raw);
 }
 
+/// True when `values` convert to `elt` without a finite value overflowing
+/// to infinity, and without every nonzero flushing to zero (an epsilon
+/// vanishing; a few tiny weights flushing among others are harmless).
+bool fitsIn(ArrayRef<float> values, FloatType elt) {
+  bool anyNonzero = false, anyKept = false;
+  for (float v : values) {
+    if (!std::isfinite(v) || v == 0)
+      continue;
+    APFloat x(v);
+    bool lost;
+    x.convert(elt.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    if (!x.isFinite())
+      return false;
+    anyNonzero = true;
+    anyKept |= !x.isZero();
+  }
+  return anyKept || !anyNonzero;
+}
+
 /// True when every value of `from` is exactly representable in `to`.
 bool isExactWidening(Type from, Type to) {
   auto f = dyn_cast<FloatType>(from), t = dyn_cast<FloatType>(to);
@@ -144,7 +183,24 @@ bool isExactWidening(Type from, Type to) {
 
 class Rewriter {
 public:
-  explicit Rewriter(FloatType low) : low(low) {}
+  Rewriter(FloatType low, bool lowIO) : low(low), lowIO(lowIO) {}
+
+  /// True when `v` is an f32 constant the low type cannot hold.
+  bool isOutOfRange(Value v) {
+    auto c = v.getDefiningOp<ConstantOp>();
+    if (!c || !isF32(v))
+      return false;
+    auto [it, inserted] = outOfRange.try_emplace(c, false);
+    if (!inserted)
+      return it->second;
+    SmallVector<float> values;
+    if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+        dense && dense.isSplat())
+      values.push_back(dense.getSplatValue<float>());
+    else if (!readF32(c.getValue(), values))
+      return it->second = true; // unreadable: keep it as it is
+    return it->second = !fitsIn(values, low);
+  }
 
   /// `v` with element type `elt`: the value itself, a compile-time
   /// converted constant, the narrow source of an exact widening, or a new
@@ -183,9 +239,12 @@ public:
   }
 
   /// Decides and applies the precision of `op`; `isOutput` ops (whose
-  /// results the program returns) compute in f32.
-  void rewrite(Operation *op, bool contractionF32, bool isOutput) {
-    Policy policy = isOutput ? Policy::Deny : classify(op);
+  /// results the program returns) compute in f32 unless `lowIO`.
+  void rewrite(Operation *op, bool isOutput) {
+    Policy policy = isOutput && !lowIO ? Policy::Deny : classify(op);
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value v) { return isOutOfRange(v); }))
+      policy = Policy::Deny;
     bool useLow = false;
     switch (policy) {
     case Policy::Allow:
@@ -221,32 +280,21 @@ public:
     if (auto pad = dyn_cast<PadOp>(op))
       if (auto f = dyn_cast<FloatAttr>(pad.getValue()); f && f.getType().isF32())
         pad.setValueAttr(FloatAttr::get(low, f.getValueAsDouble()));
-    if (policy == Policy::Allow && contractionF32)
-      computeInF32(op);
+    // Sums of low-precision products and window sums run in f32.
+    TypeAttr f32 = TypeAttr::get(Float32Type::get(op->getContext()));
+    if (auto m = dyn_cast<MatmulOp>(op))
+      m.setAccTypeAttr(f32);
+    else if (auto c = dyn_cast<ConvOp>(op))
+      c.setAccTypeAttr(f32);
+    else if (auto p = dyn_cast<PoolOp>(op); p && p.getKind() == PoolKind::avg)
+      p.setAccTypeAttr(f32);
   }
 
 private:
-  /// Makes the contraction `op` (low-precision operands and result) compute
-  /// in f32: its operands are widened in its kernel and its result narrowed.
-  void computeInF32(Operation *op) {
-    Type f32 = Float32Type::get(op->getContext());
-    OpBuilder b(op);
-    for (OpOperand &operand : op->getOpOperands()) {
-      Value v = operand.get();
-      auto type = cast<RankedTensorType>(v.getType()).clone(f32);
-      operand.set(CastOp::create(b, op->getLoc(), type, v));
-    }
-    b.setInsertionPointAfter(op);
-    for (OpResult r : op->getResults()) {
-      auto lowType = cast<RankedTensorType>(r.getType());
-      r.setType(lowType.clone(f32));
-      auto narrow = CastOp::create(b, op->getLoc(), lowType, r);
-      r.replaceAllUsesExcept(narrow, narrow);
-    }
-  }
-
   FloatType low;
+  bool lowIO;
   llvm::DenseMap<std::pair<Value, Type>, Value> cache;
+  llvm::DenseMap<Operation *, bool> outOfRange;
 };
 
 struct MixedPrecisionPass
@@ -273,7 +321,20 @@ struct MixedPrecisionPass
       return signalPassFailure();
     }
     Block &body = program.getBody().front();
-    Rewriter rewriter(low);
+    Rewriter rewriter(low, lowIO);
+    // With low-io, f32 inputs and results take the low type.
+    auto lowered = [&](Type t) -> Type {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      return lowIO && tensor && tensor.getElementType().isF32()
+                 ? tensor.clone(low)
+                 : t;
+    };
+    for (BlockArgument arg : body.getArguments())
+      arg.setType(lowered(arg.getType()));
+    SmallVector<Type> results =
+        llvm::map_to_vector(program.getFunctionType().getResults(), lowered);
+    program.setFunctionType(
+        FunctionType::get(ctx, body.getArgumentTypes(), results));
     SmallVector<Operation *> ops;
     for (Operation &op : body)
       ops.push_back(&op);
@@ -281,13 +342,12 @@ struct MixedPrecisionPass
       if (isa<ConstantOp, CastOp>(op))
         continue;
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-        // Results keep their declared types.
-        ArrayRef<Type> declared = program.getFunctionType().getResults();
+        // Results keep their declared (or, with low-io, lowered) types.
         for (auto [i, operand] : llvm::enumerate(ret->getOpOperands()))
-          if (operand.get().getType() != declared[i])
+          if (operand.get().getType() != results[i])
             operand.set(rewriter.convert(
-                operand.get(), cast<RankedTensorType>(declared[i])
-                                   .getElementType()));
+                operand.get(),
+                cast<RankedTensorType>(results[i]).getElementType()));
         continue;
       }
       if (op->getDialect() != ctx->getLoadedDialect<BWCDialect>())
@@ -295,7 +355,7 @@ struct MixedPrecisionPass
       bool isOutput = llvm::any_of(op->getUsers(), [](Operation *user) {
         return isa<func::ReturnOp>(user);
       });
-      rewriter.rewrite(op, contractionF32, isOutput);
+      rewriter.rewrite(op, isOutput);
     }
     // Drop what the rewrite left unused (original weights, spare casts).
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))

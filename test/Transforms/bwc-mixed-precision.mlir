@@ -1,24 +1,29 @@
 // RUN: bwc-opt %s --split-input-file --bwc-mixed-precision | FileCheck %s
 // RUN: bwc-opt %s --split-input-file --bwc-mixed-precision="precision=bf16" | FileCheck %s --check-prefix=BF16
-// RUN: bwc-opt %s --split-input-file --bwc-mixed-precision="contraction-f32=true" | FileCheck %s --check-prefix=ACC
+// RUN: bwc-opt %s --split-input-file --bwc-mixed-precision="low-io=true" | FileCheck %s --check-prefix=IO
 
-// Tests allow (matmul in f16, weight converted at compile time), follow
-// (add and relu stay f16) and the f32 output behind a boundary cast.
+// Tests allow (matmul in f16 summed in f32, weight converted at compile
+// time), follow (add and relu stay f16) and the f32 output behind a
+// boundary cast; with low-io the input and the output are f16 themselves.
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>) -> tensor<4x16xf32>
 // CHECK-DAG: %[[W:.*]] = bwc.constant dense<5.000000e-01> : tensor<8x16xf16>
 // CHECK-DAG: %[[B:.*]] = bwc.constant dense<1.000000e+00> : tensor<16xf16>
 // CHECK-DAG: %[[XH:.*]] = bwc.cast %[[X]] : tensor<4x8xf32> to tensor<4x8xf16>
-// CHECK: %[[M:.*]] = bwc.matmul %[[XH]], %[[W]] : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf16>
+// CHECK: %[[M:.*]] = bwc.matmul %[[XH]], %[[W]] {acc_type = f32} : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf16>
 // CHECK: %[[A:.*]] = bwc.binary add %[[M]], %[[B]] : (tensor<4x16xf16>, tensor<16xf16>) -> tensor<4x16xf16>
 // CHECK: %[[R:.*]] = bwc.unary relu %[[A]] : (tensor<4x16xf16>) -> tensor<4x16xf16>
 // CHECK: %[[RU:.*]] = bwc.cast %[[R]] : tensor<4x16xf16> to tensor<4x16xf32>
 // CHECK: %[[N:.*]] = bwc.unary neg %[[RU]] : (tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK: return %[[N]] : tensor<4x16xf32>
-// BF16: bwc.matmul {{.*}} -> tensor<4x16xbf16>
-// ACC: %[[WA:.*]] = bwc.cast %{{.*}} : tensor<8x16xf16> to tensor<8x16xf32>
-// ACC: %[[MA:.*]] = bwc.matmul %{{.*}}, %[[WA]] : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// ACC: bwc.cast %[[MA]] : tensor<4x16xf32> to tensor<4x16xf16>
+// BF16: bwc.matmul {{.*}} {acc_type = f32} {{.*}} -> tensor<4x16xbf16>
+// IO-LABEL: func.func @main
+// IO-SAME: (%[[X:.*]]: tensor<4x8xf16>) -> tensor<4x16xf16>
+// IO-NOT: bwc.cast
+// IO: bwc.matmul %[[X]], %{{.*}} {acc_type = f32}
+// IO-NOT: bwc.cast
+// IO: %[[N:.*]] = bwc.unary neg %{{.*}} : (tensor<4x16xf16>) -> tensor<4x16xf16>
+// IO: return %[[N]] : tensor<4x16xf16>
 func.func @main(%x: tensor<4x8xf32>) -> tensor<4x16xf32> {
   %w = bwc.constant dense<0.5> : tensor<8x16xf32>
   %b = bwc.constant dense<1.0> : tensor<16xf32>
@@ -56,4 +61,64 @@ func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %m2 = bwc.matmul %d, %m : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   %o = bwc.binary add %m2, %m2 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %o : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests range safety: a constant fp16 cannot hold (1e5 overflows, 1e-9
+// flushes to zero) is never converted and its consumer stays f32, while
+// bf16 holds both; an f32 constant that fits is converted.
+// CHECK-LABEL: func.func @main
+// CHECK-DAG: %[[BIG:.*]] = bwc.constant dense<1.000000e+05> : tensor<8xf32>
+// CHECK-DAG: %[[TINY:.*]] = bwc.constant dense<9.99999971E-10> : tensor<8xf32>
+// CHECK-DAG: %[[TWO:.*]] = bwc.constant dense<2.000000e+00> : tensor<8xf16>
+// CHECK: %[[M:.*]] = bwc.matmul {{.*}} -> tensor<2x8xf16>
+// CHECK: %[[MU:.*]] = bwc.cast %[[M]] : tensor<2x8xf16> to tensor<2x8xf32>
+// CHECK: %[[A:.*]] = bwc.binary mul %[[MU]], %[[BIG]] {{.*}} -> tensor<2x8xf32>
+// CHECK: %[[MT:.*]] = bwc.binary mul %[[MU]], %[[TINY]] {{.*}} -> tensor<2x8xf32>
+// CHECK: %[[S:.*]] = bwc.binary mul %[[M]], %[[TWO]] {{.*}} -> tensor<2x8xf16>
+// BF16: bwc.binary mul %{{.*}}, %{{.*}} : (tensor<2x8xbf16>, tensor<8xbf16>) -> tensor<2x8xbf16>
+// BF16: bwc.binary mul %{{.*}}, %{{.*}} : (tensor<2x8xbf16>, tensor<8xbf16>) -> tensor<2x8xbf16>
+func.func @main(%x: tensor<2x4xf32>, %w: tensor<4x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>) {
+  %big = bwc.constant dense<1.0e5> : tensor<8xf32>
+  %tiny = bwc.constant dense<1.0e-9> : tensor<8xf32>
+  %two = bwc.constant dense<2.0> : tensor<8xf32>
+  %m = bwc.matmul %x, %w : (tensor<2x4xf32>, tensor<4x8xf32>) -> tensor<2x8xf32>
+  %a = bwc.binary mul %m, %big : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %t = bwc.binary mul %m, %tiny : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %s = bwc.binary mul %m, %two : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %r1 = bwc.unary neg %a : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r2 = bwc.unary neg %t : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r3 = bwc.unary neg %s : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %r1, %r2, %r3 : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
+}
+
+// -----
+
+// Tests the overflow heuristics: a square, a division by a computed value
+// and a reciprocal compute in f32 on f16 inputs; a division by a constant
+// follows; an average pool in f16 sums in f32.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[M:.*]] = bwc.matmul {{.*}} -> tensor<1x2x4x4xf16>
+// CHECK: %[[MU:.*]] = bwc.cast %[[M]] : tensor<1x2x4x4xf16> to tensor<1x2x4x4xf32>
+// CHECK: bwc.binary mul %[[MU]], %[[MU]] {{.*}} -> tensor<1x2x4x4xf32>
+// CHECK: bwc.binary div %[[MU]], %[[MU]] {{.*}} -> tensor<1x2x4x4xf32>
+// CHECK: bwc.unary reciprocal %[[MU]] {{.*}} -> tensor<1x2x4x4xf32>
+// CHECK: bwc.binary div %[[M]], %{{.*}} : (tensor<1x2x4x4xf16>, tensor<f16>) -> tensor<1x2x4x4xf16>
+// CHECK: bwc.pool avg %[[M]] {{.*}} {acc_type = f32} : (tensor<1x2x4x4xf16>) -> tensor<1x2x2x2xf16>
+func.func @main(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x2xf32>) {
+  %c = bwc.constant dense<3.0> : tensor<f32>
+  %m = bwc.matmul %x, %x : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %sq = bwc.binary mul %m, %m : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %q = bwc.binary div %m, %m : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %r = bwc.unary reciprocal %m : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %d = bwc.binary div %m, %c : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %p = bwc.pool avg %m kernel = [2, 2] strides = [2, 2] dilations = [1, 1] pads = [0, 0, 0, 0]
+      ceil_mode = false count_include_pad = false : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  %sq2 = bwc.unary neg %sq : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %q2 = bwc.unary neg %q : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %r2 = bwc.unary neg %r : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %d2 = bwc.unary neg %d : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %p2 = bwc.unary neg %p : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %sq2, %q2, %r2, %d2, %p2 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x2xf32>
 }

@@ -6,6 +6,9 @@
 # 3e-5), so that model also accepts a max abs error <= 1e-6; its output 1
 # (the logits) must still meet 1e-4. See docs/compile.md. Extra arguments go
 # to bwc-compile (e.g. --fusion=none). Skips, visibly, without the models.
+# BWC_TOLERANCE overrides the relative L2 bound (mixed precision: 1e-2
+# fp16, 3e-2 bf16); BWC_XFAIL lists models expected to fail (each must
+# fail, with its reason in docs/passes/bwc-mixed-precision.md).
 # Usage: real-models.sh BIN_DIR MODELS_DIR [BWC_COMPILE_FLAGS...]
 set -uo pipefail
 bin=$1 models=$2
@@ -16,13 +19,22 @@ if [ ! -d "$models/ppocr_cls" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+tol=${BWC_TOLERANCE:-1e-4}
+passed=0 failed=0 xfailed=0
 while read -r name shape checkflags; do
   if "$bin/bwc-compile" "$models/$name/model.onnx" -o "$tmp/$name.bwc" \
        --input-shape="$shape" "$@" 2> "$tmp/$name.err" &&
-     "$bin/bwc-run" "$tmp/$name.bwc" --check "$models/$name" --tolerance=1e-4 \
+     "$bin/bwc-run" "$tmp/$name.bwc" --check "$models/$name" --tolerance="$tol" \
        $checkflags; then
-    passed=$((passed + 1))
+    if [[ " ${BWC_XFAIL:-} " == *" $name "* ]]; then
+      echo "UNEXPECTED PASS: $name (remove it from BWC_XFAIL)"
+      failed=$((failed + 1))
+    else
+      passed=$((passed + 1))
+    fi
+  elif [[ " ${BWC_XFAIL:-} " == *" $name "* ]]; then
+    echo "expected failure: $name"
+    xfailed=$((xfailed + 1))
   else
     echo "FAILED: $name"; head -5 "$tmp/$name.err"
     failed=$((failed + 1))
@@ -34,5 +46,5 @@ ppocr_rec x=1x3x48x320
 oww_melspec input=1x16000
 oww_embedding input_1=1x76x32x1
 MODELS
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $xfailed expected failures"
 [ "$failed" -eq 0 ]

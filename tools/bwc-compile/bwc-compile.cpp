@@ -67,11 +67,11 @@ static cl::opt<std::string>
               cl::desc("fp32, or fp16/bf16: bwc-mixed-precision rewrites "
                        "the graph (inputs and outputs stay f32)"),
               cl::init("fp32"));
-static cl::opt<bool> contractionF32(
-    "precision-contraction-f32",
-    cl::desc("With --precision=fp16|bf16, compute matmul/conv in f32 on "
-             "low-precision operands"),
-    cl::init(false));
+static cl::opt<std::string> ioPrecision(
+    "io-precision",
+    cl::desc("fp32 (default): f32 inputs and outputs keep their type; the "
+             "--precision value: they take it too"),
+    cl::init("fp32"));
 static cl::opt<double> peakBw("peak-bw",
                               cl::desc("Peak DRAM bandwidth for time "
                                        "estimates, GB/s"),
@@ -248,6 +248,12 @@ int main(int argc, char **argv) {
                  << "' (expected fp32, fp16 or bf16)\n";
     return 1;
   }
+  if (ioPrecision != "fp32" && ioPrecision != precision) {
+    llvm::errs() << "bwc-compile: --io-precision expects fp32 or the "
+                    "--precision value '"
+                 << precision << "' but got '" << ioPrecision << "'\n";
+    return 1;
+  }
   if (!(peakBw > 0)) {
     llvm::errs() << "bwc-compile: --peak-bw expects a positive GB/s figure\n";
     return 1;
@@ -284,8 +290,8 @@ int main(int argc, char **argv) {
   // the unfused baseline and the fused program are in the chosen precision.
   if (precision != "fp32") {
     std::string options = "precision=" + precision;
-    if (contractionF32)
-      options += " contraction-f32=true";
+    if (ioPrecision == precision)
+      options += " low-io=true";
     if (failed(parsePassPipeline("bwc-mixed-precision{" + options + "}",
                                  graph, llvm::errs())))
       return 1;

@@ -204,10 +204,14 @@ struct Comparison {
   std::string why; ///< reason for a failure
 };
 
+/// Float outputs compare by value with a reference of another float type
+/// (an f16 output of `--io-precision=fp16` against the f32 reference).
 Comparison compare(const HostTensor &out, const HostTensor &ref,
                    double tolerance, double absTolerance) {
   Comparison c;
-  if (out.desc.dtype != ref.desc.dtype || out.desc.shape != ref.desc.shape) {
+  bool bothFloat = isFloat(out.desc.dtype) && isFloat(ref.desc.dtype);
+  if ((out.desc.dtype != ref.desc.dtype && !bothFloat) ||
+      out.desc.shape != ref.desc.shape) {
     c.pass = false;
     c.why = std::string("output is ") + dtypeName(out.desc.dtype) + " " +
             formatShape(out.desc.shape) + " but the reference is " +
@@ -215,6 +219,13 @@ Comparison compare(const HostTensor &out, const HostTensor &ref,
     return c;
   }
   size_t n = out.data.size() / std::max<size_t>(1, dtypeSize(out.desc.dtype));
+  if (out.desc.dtype != ref.desc.dtype && tolerance < 0) {
+    c.pass = false;
+    c.why = std::string("a ") + dtypeName(out.desc.dtype) +
+            " output needs --tolerance against a " +
+            dtypeName(ref.desc.dtype) + " reference";
+    return c;
+  }
   bool floating = isFloat(out.desc.dtype);
   size_t size = dtypeSize(out.desc.dtype), bad = 0, badNonFinite = 0;
   double diff2 = 0, ref2 = 0;
@@ -287,6 +298,53 @@ void adoptBf16Bits(HostTensor &t, DType expected) {
     t.desc.dtype = DType::bf16;
 }
 
+/// The f16 bits nearest to `f` (ties to even).
+uint16_t floatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint16_t sign = (x >> 16) & 0x8000;
+  float a = std::fabs(f);
+  if (std::isnan(f))
+    return sign | 0x7e00;
+  if (a >= 65520.0f) // rounds past the largest half, 65504
+    return sign | 0x7c00;
+  if (a < 6.103515625e-05f) // subnormal: a multiple of 2^-24
+    return sign | (uint16_t)std::nearbyint(a * 16777216.0f);
+  uint32_t mant = x & 0x7fffff, exp = ((x >> 23) & 0xff) - 127 + 15;
+  uint32_t h = (exp << 10) | (mant >> 13), rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    ++h; // may carry into the exponent, which is still right
+  return sign | (uint16_t)h;
+}
+
+/// The bf16 bits nearest to `f` (ties to even).
+uint16_t floatToBf16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if (std::isnan(f))
+    return (x >> 16) | 0x40;
+  x += 0x7fff + ((x >> 16) & 1);
+  return x >> 16;
+}
+
+/// An f32 input file for an f16/bf16 input (`--io-precision`): rounded to
+/// the input's type, as a caller holding f32 data would.
+void roundFloatInput(HostTensor &t, DType expected) {
+  if (t.desc.dtype != DType::f32 ||
+      (expected != DType::f16 && expected != DType::bf16))
+    return;
+  size_t n = t.data.size() / 4;
+  std::vector<uint8_t> narrow(n * 2);
+  for (size_t i = 0; i < n; ++i) {
+    float f;
+    std::memcpy(&f, &t.data[i * 4], 4);
+    uint16_t h = expected == DType::f16 ? floatToHalf(f) : floatToBf16(f);
+    std::memcpy(&narrow[i * 2], &h, 2);
+  }
+  t.data = std::move(narrow);
+  t.desc.dtype = expected;
+}
+
 /// Runs every data set; returns the process exit code.
 int runCheck(Executor &exec, const Options &o,
              std::vector<HostTensor> &lastInputs) {
@@ -325,6 +383,7 @@ int runCheck(Executor &exec, const Options &o,
         ok = false, error = "no input file for input '" + a.inputs[k].name +
                             "' in " + dir;
       adoptBf16Bits(inputs[k], a.inputs[k].dtype);
+      roundFloatInput(inputs[k], a.inputs[k].dtype);
     }
     for (size_t k = 0; ok && k < refs.size(); ++k) {
       ok = readTensorFile(dir + "/output_" + std::to_string(k) + ".pb", refs[k],
@@ -374,6 +433,7 @@ bool readInputs(const Artifact &a, const Options &o,
       return error = "missing --input " + a.inputs[k].name + "=FILE.pb", false;
     if (!readTensorFile(it->second, inputs[k], error))
       return false;
+    roundFloatInput(inputs[k], a.inputs[k].dtype);
   }
   return true;
 }

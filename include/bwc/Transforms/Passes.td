@@ -253,22 +253,26 @@ def MixedPrecisionPass : Pass<"bwc-mixed-precision", "::mlir::ModuleOp"> {
     AMP-style rewriting of the f32 values of the program function (see
     docs/passes/bwc-mixed-precision.md for the lists and their reasons):
     - allow: `bwc.matmul`, `bwc.conv` take low-precision operands and give
-      low-precision results (with `contraction-f32` they compute in f32 on
-      operands read in low precision, the casts fused into their kernel);
+      low-precision results, summed in f32: the pass sets
+      `acc_type = f32`, which every kernel emitter obeys;
     - follow: elementwise and data movement ops compute in low precision
-      when every non-constant float operand is low precision, else in f32;
-    - deny: sum/mean/prod reductions, exp, log, pow and linear/cubic
-      resizing compute in f32 (their operands cast up).
-    Graph inputs and outputs keep their f32 types (casts at the boundary).
-    f32 weights feeding low-precision ops are converted at compile time;
-    cast pairs that are exact round trips (f16 -> f32 -> f16) cancel.
+      when every non-constant float operand is low precision, else in f32
+      (average pools in low precision get `acc_type = f32` too);
+    - deny: sum/mean/prod reductions, exp, log, pow, reciprocal, rsqrt,
+      squares, division by a computed value and linear/cubic resizing
+      compute in f32 (their operands cast up), as does any op reading an
+      f32 constant the low type cannot hold (overflow or flush to zero).
+    Graph inputs and outputs keep their f32 types (casts at the boundary)
+    unless `low-io` is set. f32 weights feeding low-precision ops are
+    converted at compile time; cast pairs that are exact round trips
+    (f16 -> f32 -> f16) cancel.
 
     Example (precision=fp16):
     ```mlir
     %y = bwc.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
     // becomes
     %xh = bwc.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
-    %yh = bwc.matmul %xh, %wh : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf16>
+    %yh = bwc.matmul %xh, %wh {acc_type = f32} : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf16>
     %y = bwc.cast %yh : tensor<4x16xf16> to tensor<4x16xf32>
     ```
   }];
@@ -277,8 +281,8 @@ def MixedPrecisionPass : Pass<"bwc-mixed-precision", "::mlir::ModuleOp"> {
            "The program function">,
     Option<"precision", "precision", "std::string", "\"fp16\"",
            "Low precision: fp16 or bf16">,
-    Option<"contractionF32", "contraction-f32", "bool", "false",
-           "Compute matmul/conv in f32 on low-precision operands">,
+    Option<"lowIO", "low-io", "bool", "false",
+           "Give the program's f32 inputs and results the low precision">,
   ];
 }
 

@@ -9,6 +9,10 @@
 // flipped spatially and its channel dims swapped per group. Pools pad with
 // the lowest value (max) or 0 (avg) far enough that every window, ceil_mode
 // ones too, is in bounds; avg divides by a divisor known at compile time.
+// An `acc_type` (f32 on f16/bf16 operands, from bwc-mixed-precision) makes
+// the sum run in that type: operands widen inside the loop body, the result
+// is rounded once by an elementwise generic that the CPU pipeline merges
+// into the kernel's other loop nests, so memory keeps the narrow type.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -33,7 +37,31 @@ SmallVector<IteratorType> iterators(int64_t parallel, int64_t reduction) {
   return it;
 }
 
-/// Adds `addend` (of shape [F]) to dim 1 of `x`, elementwise.
+/// The type a contraction sums in: its `acc_type` when set, else `elt`.
+Type accumulatorType(std::optional<Type> acc, Type elt) {
+  return acc ? *acc : elt;
+}
+
+/// `x`, summed in a wider float type, rounded to `elt` elementwise.
+Value narrowTo(OpBuilder &b, Location loc, Value x, Type elt) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if (type.getElementType() == elt)
+    return x;
+  int64_t rank = type.getRank();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), elt);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
+             ArrayRef<AffineMap>{id, id}, iterators(rank, 0),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(
+                   nb, l, emitCast(nb, l, a[0], type.getElementType(), elt));
+             })
+      .getResult(0);
+}
+
+/// Adds `addend` (of shape [F]) to dim 1 of `x`, elementwise, in the element
+/// type of `x` (the addend widens to it).
 Value addChannelBias(OpBuilder &b, Location loc, Value x, Value addend) {
   auto type = cast<RankedTensorType>(x.getType());
   MLIRContext *ctx = b.getContext();
@@ -48,8 +76,9 @@ Value addChannelBias(OpBuilder &b, Location loc, Value x, Value addend) {
              b, loc, TypeRange{type}, ValueRange{x, addend}, ValueRange{init},
              maps, iterators(rank, 0),
              [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value add = emitCast(nb, l, a[1], a[1].getType(), a[0].getType());
                linalg::YieldOp::create(
-                   nb, l, arith::AddFOp::create(nb, l, a[0], a[1]).getResult());
+                   nb, l, arith::AddFOp::create(nb, l, a[0], add).getResult());
              })
       .getResult(0);
 }
@@ -135,20 +164,23 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
     SmallVector<AffineMap> maps = {operandMap(op.getLhs(), m, k),
                                    operandMap(op.getRhs(), k, n),
                                    AffineMap::get(batch + 3, 0, outExprs, ctx)};
-    Type t = signlessType(elt);
-    Value init = filledTensor(rewriter, loc, out,
-                              cast<TypedAttr>(rewriter.getZeroAttr(t)));
+    Type acc = accumulatorType(op.getAccType(), elt);
+    Value init = filledTensor(
+        rewriter, loc, out,
+        cast<TypedAttr>(rewriter.getZeroAttr(signlessType(acc))));
     Value r = linalg::GenericOp::create(
                   rewriter, loc, TypeRange{init.getType()},
                   ValueRange{adaptor.getLhs(), adaptor.getRhs()},
                   ValueRange{init}, maps, iterators(batch + 2, 1),
                   [&](OpBuilder &b, Location l, ValueRange a) {
-                    Value p = emitBinary(b, l, BinaryFn::mul, a[0], a[1], elt);
+                    Value x = emitCast(b, l, a[0], elt, acc);
+                    Value y = emitCast(b, l, a[1], elt, acc);
+                    Value p = emitBinary(b, l, BinaryFn::mul, x, y, acc);
                     linalg::YieldOp::create(
-                        b, l, emitBinary(b, l, BinaryFn::add, a[2], p, elt));
+                        b, l, emitBinary(b, l, BinaryFn::add, a[2], p, acc));
                   })
                   .getResult(0);
-    rewriter.replaceOp(op, r);
+    rewriter.replaceOp(op, narrowTo(rewriter, loc, r, signlessType(elt)));
     return success();
   }
 };
@@ -181,10 +213,11 @@ SmallVector<AffineMap> slidingWindowMaps(MLIRContext *ctx, int64_t numLoops,
 }
 
 /// out[n, f, o...] += in[n, g(f) * Cg + c, o * s + k * d] * w[f, c, k...]
-/// over the already padded `input` and a `filter` of shape [F, Cg, K...].
+/// over the already padded `input` and a `filter` of shape [F, Cg, K...],
+/// summed in `acc`.
 Value directConv(OpBuilder &b, Location loc, Value input, Value filter,
                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-                 int64_t groups, RankedTensorType outType) {
+                 int64_t groups, RankedTensorType outType, Type acc) {
   MLIRContext *ctx = b.getContext();
   auto wType = cast<RankedTensorType>(filter.getType());
   int64_t spatial = outType.getRank() - 2;
@@ -200,12 +233,13 @@ Value directConv(OpBuilder &b, Location loc, Value input, Value filter,
       /*firstTap=*/3 + spatial, strides, dilations);
   Type t = outType.getElementType();
   Value init = filledTensor(b, loc, outType.getShape(),
-                            cast<TypedAttr>(b.getZeroAttr(t)));
+                            cast<TypedAttr>(b.getZeroAttr(acc)));
   return linalg::GenericOp::create(
              b, loc, TypeRange{init.getType()}, ValueRange{input, filter},
              ValueRange{init}, maps, iterators(2 + spatial, 1 + spatial),
              [&](OpBuilder &nb, Location l, ValueRange a) {
-               Value p = arith::MulFOp::create(nb, l, a[0], a[1]);
+               Value p = arith::MulFOp::create(nb, l, emitCast(nb, l, a[0], t, acc),
+                                               emitCast(nb, l, a[1], t, acc));
                linalg::YieldOp::create(
                    nb, l, arith::AddFOp::create(nb, l, a[2], p).getResult());
              })
@@ -325,10 +359,11 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                          cast<TypedAttr>(rewriter.getZeroAttr(t)));
     }
     Value r = directConv(rewriter, loc, input, filter, strides,
-                         op.getDilations(), op.getGroups(), outType);
+                         op.getDilations(), op.getGroups(), outType,
+                         accumulatorType(op.getAccType(), t));
     if (op.getBias())
       r = addChannelBias(rewriter, loc, r, adaptor.getBias());
-    rewriter.replaceOp(op, r);
+    rewriter.replaceOp(op, narrowTo(rewriter, loc, r, t));
     return success();
   }
 };
@@ -423,20 +458,25 @@ struct PoolLowering : OpConversionPattern<PoolOp> {
         ctx, numLoops, {dim(0), dim(1)}, {}, {dim(0), dim(1)},
         /*firstOut=*/2, /*firstTap=*/2 + spatial, strides, dilations);
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel, t);
-    Value init = filledTensor(rewriter, loc, outType.getShape(), padValue);
+    // Max is exact in any type; avg sums and divides in its accumulator.
+    Type acc = isMax ? t : accumulatorType(op.getAccType(), t);
+    Value init = filledTensor(
+        rewriter, loc, outType.getShape(),
+        isMax ? padValue : cast<TypedAttr>(rewriter.getZeroAttr(acc)));
     BinaryFn combine = isMax ? BinaryFn::max : BinaryFn::add;
     Value r =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{init.getType()}, ValueRange{input, window},
             ValueRange{init}, maps, iterators(2 + spatial, spatial),
             [&](OpBuilder &b, Location l, ValueRange a) {
+              Value x = isMax ? a[0] : emitCast(b, l, a[0], t, acc);
               linalg::YieldOp::create(
-                  b, l, emitBinary(b, l, combine, a[2], a[0], elt));
+                  b, l, emitBinary(b, l, combine, a[2], x, isMax ? elt : acc));
             })
             .getResult(0);
 
     if (!isMax) {
-      Value divisor = avgDivisor(rewriter, loc, op, cast<FloatType>(t));
+      Value divisor = avgDivisor(rewriter, loc, op, cast<FloatType>(acc));
       int64_t rank = outType.getRank();
       SmallVector<AffineExpr> spatialDims;
       for (int64_t i = 0; i < spatial; ++i)
@@ -450,8 +490,8 @@ struct PoolLowering : OpConversionPattern<PoolOp> {
               rewriter, loc, TypeRange{out.getType()}, ValueRange{r, divisor},
               ValueRange{out}, divMaps, iterators(rank, 0),
               [&](OpBuilder &b, Location l, ValueRange a) {
-                linalg::YieldOp::create(
-                    b, l, arith::DivFOp::create(b, l, a[0], a[1]).getResult());
+                Value q = arith::DivFOp::create(b, l, a[0], a[1]);
+                linalg::YieldOp::create(b, l, emitCast(b, l, q, acc, t));
               })
               .getResult(0);
     }

@@ -253,7 +253,8 @@ LogicalResult importConv(NodeContext &nc, Results &out) {
                                RankedTensorType::get(shape, eltOf(x)), x, w,
                                *bias, win->strides, win->dilations, win->pads,
                                *group, /*transposed=*/false,
-                               /*output_padding=*/nullptr));
+                               /*output_padding=*/nullptr,
+                               /*acc_type=*/nullptr));
   return success();
 }
 
@@ -370,7 +371,7 @@ LogicalResult importConvTranspose(NodeContext &nc, Results &out) {
   out.push_back(ConvOp::create(
       b, nc.getLoc(), RankedTensorType::get(shape, eltOf(x)), x, w, *bias,
       *strides, *dilations, pads, *group, /*transposed=*/true,
-      b.getDenseI64ArrayAttr(outputPadding)));
+      b.getDenseI64ArrayAttr(outputPadding), /*acc_type=*/nullptr));
   return success();
 }
 
@@ -416,7 +417,8 @@ LogicalResult importPool(NodeContext &nc, Results &out, PoolKind kind) {
   out.push_back(PoolOp::create(nc.bb.builder(), nc.getLoc(),
                                RankedTensorType::get(shape, eltOf(*x)), kind,
                                *x, win->kernel, win->strides, win->dilations,
-                               win->pads, ceilMode, countIncludePad));
+                               win->pads, ceilMode, countIncludePad,
+                               /*acc_type=*/nullptr));
   return success();
 }
 

@@ -189,6 +189,36 @@ func.func @matmul_type(%x: tensor<2x8xf32>, %y: tensor<8x4xf16>) {
 
 // -----
 
+// Tests that a matmul accumulator is a float type no narrower than its
+// element type.
+func.func @matmul_acc_type(%x: tensor<2x8xf32>, %y: tensor<8x4xf32>) {
+  // expected-error @+1 {{expects acc_type to be 'f32' or a wider float type but got 'f16'}}
+  %0 = bwc.matmul %x, %y {acc_type = f16} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// Tests that a conv accumulator is a float type (bf16 is not wider than f16).
+func.func @conv_acc_type(%x: tensor<1x3x8x8xf16>, %w: tensor<4x3x3x3xf16>) {
+  // expected-error @+1 {{expects acc_type to be 'f16' or a wider float type but got 'bf16'}}
+  %0 = bwc.conv %x, %w strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 {acc_type = bf16}
+      : (tensor<1x3x8x8xf16>, tensor<4x3x3x3xf16>) -> tensor<1x4x6x6xf16>
+  return
+}
+
+// -----
+
+// Tests that a pool accumulator is a float type.
+func.func @pool_acc_type(%x: tensor<1x3x8x8xf16>) {
+  // expected-error @+1 {{expects acc_type to be 'f16' or a wider float type but got 'i32'}}
+  %0 = bwc.pool avg %x kernel = [2, 2] strides = [2, 2] dilations = [1, 1] pads = [0, 0, 0, 0]
+      ceil_mode = false count_include_pad = false {acc_type = i32} : (tensor<1x3x8x8xf16>) -> tensor<1x3x4x4xf16>
+  return
+}
+
+// -----
+
 // Tests that contraction sizes match.
 func.func @matmul_k(%x: tensor<2x8xf32>, %y: tensor<7x4xf32>) {
   // expected-error @+1 {{expects contraction sizes to match but got 8 and 7}}

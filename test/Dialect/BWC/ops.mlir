@@ -102,3 +102,11 @@ func.func @fusion(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
   }
   return %r : tensor<4x8xf32>
 }
+
+// Tests that the accumulator type of a low-precision contraction round-trips.
+// CHECK-LABEL: func.func @accumulator
+func.func @accumulator(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<4x2xf16> {
+  // CHECK: bwc.matmul %{{.*}}, %{{.*}} {acc_type = f32} : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>
+  %0 = bwc.matmul %a, %b {acc_type = f32} : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>
+  return %0 : tensor<4x2xf16>
+}

@@ -188,6 +188,19 @@ LogicalResult ArgReduceOp::verify() {
 // Contraction, convolution, pooling
 //===----------------------------------------------------------------------===//
 
+/// An `acc_type` must be a float type: the element type, or a wider one.
+static LogicalResult verifyAccType(Operation *op, TypeAttr acc, Type elt) {
+  if (!acc)
+    return success();
+  auto a = dyn_cast<FloatType>(acc.getValue());
+  auto e = dyn_cast<FloatType>(elt);
+  if (!a || !e || (a != e && a.getWidth() <= e.getWidth()))
+    return op->emitOpError() << "expects acc_type to be " << elt
+                             << " or a wider float type but got "
+                             << acc.getValue();
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
   auto lhs = tensorType(getLhs());
   auto rhs = tensorType(getRhs());
@@ -216,7 +229,7 @@ LogicalResult MatmulOp::verify() {
   if (ArrayRef<int64_t>(want) != out.getShape())
     return emitOpError() << "expects result shape " << shapeStr(want)
                          << " but got " << shapeStr(out.getShape());
-  return success();
+  return verifyAccType(*this, getAccTypeAttr(), out.getElementType());
 }
 
 LogicalResult ConvOp::verify() {
@@ -289,7 +302,7 @@ LogicalResult ConvOp::verify() {
   if (ArrayRef<int64_t>(want) != out.getShape())
     return emitOpError() << "expects result shape " << shapeStr(want)
                          << " but got " << shapeStr(out.getShape());
-  return success();
+  return verifyAccType(*this, getAccTypeAttr(), out.getElementType());
 }
 
 LogicalResult PoolOp::verify() {
@@ -323,7 +336,7 @@ LogicalResult PoolOp::verify() {
   if (in.getElementType() != out.getElementType())
     return emitOpError() << "expects result element type "
                          << in.getElementType();
-  return success();
+  return verifyAccType(*this, getAccTypeAttr(), out.getElementType());
 }
 
 //===----------------------------------------------------------------------===//

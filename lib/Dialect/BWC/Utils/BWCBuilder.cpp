@@ -122,5 +122,5 @@ Value BWCBuilder::matmul(Value lhs, Value rhs) {
   shape.push_back(r.back());
   return MatmulOp::create(b, loc,
                           RankedTensorType::get(shape, elementTypeOf(lhs)),
-                          lhs, rhs);
+                          lhs, rhs, /*acc_type=*/nullptr);
 }

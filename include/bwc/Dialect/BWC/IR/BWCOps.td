@@ -190,8 +190,15 @@ def BWC_MatmulOp : BWC_Op<"matmul", [Pure]> {
     ```mlir
     %c = bwc.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
     ```
+
+    The optional `acc_type` (set by `bwc-mixed-precision`) is the float
+    type products are summed in: operands and result stay in the element
+    type, every kernel emitter accumulates in `acc_type` and rounds once at
+    the end (`{acc_type = f32}` on f16/bf16 operands). Absent: the element
+    type.
   }];
-  let arguments = (ins BWC_Tensor:$lhs, BWC_Tensor:$rhs);
+  let arguments = (ins BWC_Tensor:$lhs, BWC_Tensor:$rhs,
+                   OptionalAttr<TypeAttr>:$acc_type);
   let results = (outs BWC_Tensor:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
@@ -205,7 +212,8 @@ def BWC_ConvOp : BWC_Op<"conv", [Pure]> {
     `[F, C/groups, K...]`; for `transposed` it is `[C, F/groups, K...]`
     (ONNX ConvTranspose). `pads` holds all begin pads then all end pads;
     `output_padding` applies to transposed convolutions only. The optional
-    `bias` has shape `[F]`.
+    `bias` has shape `[F]`. The optional `acc_type` is the float type the
+    products and the bias are summed in, as for `bwc.matmul`.
 
     Example:
     ```mlir
@@ -219,7 +227,8 @@ def BWC_ConvOp : BWC_Op<"conv", [Pure]> {
                    DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
                    DenseI64ArrayAttr:$pads, I64Attr:$groups,
                    UnitAttr:$transposed,
-                   OptionalAttr<DenseI64ArrayAttr>:$output_padding);
+                   OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                   OptionalAttr<TypeAttr>:$acc_type);
   let results = (outs BWC_FloatTensor:$result);
   let assemblyFormat = "$input `,` $filter (`,` $bias^)? `strides` `=` $strides "
                        "`dilations` `=` $dilations `pads` `=` $pads "
@@ -234,7 +243,8 @@ def BWC_PoolOp : BWC_Op<"pool", [Pure]> {
     Slides a `kernel` window over the spatial dims of `[N, C, D...]`.
     `pads` holds begin pads then end pads; `ceil_mode` rounds the output size
     up. For `avg`, `count_include_pad` says whether padded positions count in
-    the divisor.
+    the divisor. The optional `acc_type` is the float type an average
+    pool sums and divides in, as for `bwc.matmul`.
 
     Example:
     ```mlir
@@ -246,7 +256,8 @@ def BWC_PoolOp : BWC_Op<"pool", [Pure]> {
   let arguments = (ins BWC_PoolKind:$kind, BWC_Tensor:$input,
                    DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$dilations, DenseI64ArrayAttr:$pads,
-                   BoolAttr:$ceil_mode, BoolAttr:$count_include_pad);
+                   BoolAttr:$ceil_mode, BoolAttr:$count_include_pad,
+                   OptionalAttr<TypeAttr>:$acc_type);
   let results = (outs BWC_Tensor:$result);
   let assemblyFormat = "$kind $input `kernel` `=` $kernel `strides` `=` $strides "
                        "`dilations` `=` $dilations `pads` `=` $pads "
