@@ -11,6 +11,7 @@
 
 #include "bwc/Analysis/BufferPlan.h"
 #include "bwc/Analysis/CostModel.h"
+#include "bwc/Analysis/InPlace.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -36,10 +37,6 @@ struct Liveness {
   std::vector<int64_t> claimOperand;
 };
 
-bool isElementwise(Operation *op) {
-  return isa<UnaryOp, BinaryOp, SelectOp, CastOp>(op);
-}
-
 /// Why result `resultIdx` of `call` cannot be written over operand
 /// `operandIdx` (an intermediate of this order), or "" when it can.
 std::string inPlaceRefusal(const Liveness &l, int64_t step, func::CallOp call,
@@ -62,45 +59,7 @@ std::string inPlaceRefusal(const Liveness &l, int64_t step, func::CallOp call,
        << ", not the result's " << resultType;
     return why;
   }
-  if (!kernel || kernel.getBody().empty())
-    return "the kernel has no body";
-  Operation *notElementwise = nullptr;
-  kernel.walk([&](Operation *op) {
-    if (op != kernel && !isElementwise(op) &&
-        !isa<ConstantOp, func::ReturnOp>(op) && !notElementwise)
-      notElementwise = op;
-  });
-  if (notElementwise) {
-    os << "the kernel runs '" << notElementwise->getName()
-       << "', which is not elementwise";
-    return why;
-  }
-  Block &body = kernel.getBody().front();
-  Value produced = body.getTerminator()->getOperand(resultIdx);
-  Operation *producer = produced.getDefiningOp();
-  if (!producer || isa<ConstantOp>(producer)) {
-    os << "result " << resultIdx << " is not computed by the kernel";
-    return why;
-  }
-  BlockArgument arg = body.getArgument(operandIdx);
-  for (Operation *user : arg.getUsers()) {
-    if (!isElementwise(user)) {
-      os << "operand " << operandIdx << " is returned unchanged";
-      return why;
-    }
-    auto shape = cast<RankedTensorType>(user->getResult(0).getType());
-    if (shape.getShape() != cast<RankedTensorType>(arg.getType()).getShape()) {
-      os << "operand " << operandIdx << " is broadcast by '" << user->getName()
-         << "'";
-      return why;
-    }
-    if (user != producer && !user->isBeforeInBlock(producer)) {
-      os << "operand " << operandIdx << " is read after result " << resultIdx
-         << " is computed";
-      return why;
-    }
-  }
-  return "";
+  return kernelInPlaceRefusal(kernel, resultIdx, operandIdx);
 }
 
 /// Live ranges and legal in-place claims of `order`. With `remarks`,
@@ -254,18 +213,8 @@ struct PlanBuffersPass
     Block &block = program.getBody().front();
     SmallVector<func::CallOp> calls;
     DenseSet<Value> returned;
-    for (Operation &op : block) {
-      if (auto call = dyn_cast<func::CallOp>(op))
-        calls.push_back(call);
-      else if (auto ret = dyn_cast<func::ReturnOp>(op))
-        returned.insert(ret.getOperands().begin(), ret.getOperands().end());
-      else if (!isa<ConstantOp>(op)) {
-        op.emitError() << "expects only constants, kernel calls and a return "
-                          "in '"
-                       << funcName << "' (run bwc-outline-kernels first)";
-        return signalPassFailure();
-      }
-    }
+    if (failed(collectLaunches(program, calls, returned)))
+      return signalPassFailure();
 
     SymbolTable symbols(module);
     Liveness live = analyze(calls, returned, symbols, inPlace, false);

@@ -76,6 +76,16 @@ static cl::opt<double> peakBw("peak-bw",
                               cl::desc("Peak DRAM bandwidth for time "
                                        "estimates, GB/s"),
                               cl::init(mlir::bwc::kDefaultPeakGBps));
+static cl::opt<std::string> memoryBudget(
+    "memory-budget",
+    cl::desc("Largest arena: bytes, or with a KiB/MiB/GiB suffix; "
+             "bwc-rematerialize recomputes kernels to meet it"),
+    cl::value_desc("BYTES"));
+static cl::opt<std::string>
+    rematStrategy("remat-strategy",
+                  cl::desc("With --memory-budget: greedy, checkpoints or "
+                           "best (both, the cheaper one)"),
+                  cl::init("best"));
 static cl::opt<bool> report("report",
                             cl::desc("Print the per-kernel static report"));
 static cl::opt<std::string> reportJson("report-json",
@@ -88,6 +98,10 @@ namespace {
 struct Memory {
   int64_t arena = 0, lowerBound = 0, noReuse = 0;
   std::string planner;
+  /// bwc-rematerialize's figures (budget 0: the pass did not run).
+  int64_t rematBudget = 0, rematArenaBefore = 0, rematArenaAfter = 0,
+          rematOps = 0, rematFlops = 0, rematBytes = 0;
+  std::string rematStrategy;
 };
 
 Memory readMemory(func::FuncOp program) {
@@ -101,6 +115,14 @@ Memory readMemory(func::FuncOp program) {
   m.noReuse = get("bwc.no_reuse_bytes");
   if (auto p = program->getAttrOfType<StringAttr>("bwc.planner"))
     m.planner = p.str();
+  m.rematBudget = get("bwc.remat_budget_bytes");
+  m.rematArenaBefore = get("bwc.remat_arena_before");
+  m.rematArenaAfter = get("bwc.remat_arena_after");
+  m.rematOps = get("bwc.remat_recomputed_ops");
+  m.rematFlops = get("bwc.remat_extra_flops");
+  m.rematBytes = get("bwc.remat_extra_bytes");
+  if (auto s = program->getAttrOfType<StringAttr>("bwc.remat_strategy"))
+    m.rematStrategy = s.str();
   return m;
 }
 
@@ -137,6 +159,17 @@ llvm::json::Value reportToJson(const mlir::bwc::ProgramCost &unfused,
       {"lower_bound_bytes", memory.lowerBound},
       {"no_reuse_bytes", memory.noReuse},
       {"planner", memory.planner}};
+  if (memory.rematBudget)
+    root["remat"] = llvm::json::Object{
+        {"budget_bytes", memory.rematBudget},
+        {"strategy", memory.rematStrategy},
+        {"arena_before_bytes", memory.rematArenaBefore},
+        {"arena_after_bytes", memory.arena},
+        {"recomputed_ops", memory.rematOps},
+        {"extra_flops", memory.rematFlops},
+        {"extra_bytes", memory.rematBytes},
+        {"extra_flops_ratio",
+         compiled.flops ? double(memory.rematFlops) / compiled.flops : 0.0}};
   root["target"] = std::string(target);
   root["fusion"] = std::string(fusion);
   root["precision"] = std::string(precision);
@@ -196,6 +229,18 @@ void printReport(const mlir::bwc::ProgramCost &unfused,
                      ratio(memory.arena, memory.lowerBound),
                      (long long)memory.noReuse,
                      ratio(memory.arena, memory.noReuse));
+  if (memory.rematBudget)
+    os << "== rematerialization (budget " << memory.rematBudget << " bytes, "
+       << memory.rematStrategy << ")\n"
+       << llvm::format("arena before %lld bytes, after %lld bytes; "
+                       "recomputed_ops %lld, extra_flops %lld (%.1f%% of "
+                       "%llu), extra_bytes %lld\n",
+                       (long long)memory.rematArenaBefore,
+                       (long long)memory.arena, (long long)memory.rematOps,
+                       (long long)memory.rematFlops,
+                       100.0 * ratio(memory.rematFlops, compiled.flops),
+                       (unsigned long long)compiled.flops,
+                       (long long)memory.rematBytes);
 }
 
 OwningOpRef<ModuleOp> load(MLIRContext &ctx) {
@@ -317,11 +362,24 @@ int main(int argc, char **argv) {
   // One function per kernel, then the arena plan (verified).
   PassManager outline(&ctx);
   outline.addPass(mlir::bwc::createOutlineKernelsPass());
+  if (!memoryBudget.empty()) {
+    mlir::bwc::RematerializePassOptions options;
+    options.memoryBudget = memoryBudget;
+    options.strategy = rematStrategy;
+    outline.addPass(mlir::bwc::createRematerializePass(options));
+  }
   if (failed(parsePassPipeline("bwc-plan-buffers,bwc-verify-plan", outline,
                                llvm::errs())) ||
       failed(outline.run(*module)))
     return 1;
   Memory memory = readMemory(program);
+  // bwc-rematerialize plans as bwc-plan-buffers does; checked all the same.
+  if (memory.rematBudget && memory.arena > memory.rematBudget) {
+    program.emitError() << "memory budget " << memory.rematBudget
+                        << " B cannot be met: the planned arena is "
+                        << memory.arena << " B";
+    return 1;
+  }
   FailureOr<::bwc::rt::Artifact> artifact = mlir::bwc::buildArtifactProgram(program);
   if (failed(artifact))
     return 1;

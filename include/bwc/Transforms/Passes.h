@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::bwc {
 
@@ -26,6 +27,26 @@ inline func::FuncOp lookupProgram(ModuleOp module, StringRef name) {
   if (!program)
     module.emitError() << "expects a program function named '" << name << "'";
   return program;
+}
+
+/// The kernel calls of an outlined program function in launch order, and
+/// the values it returns; an error (naming the op) when it holds anything
+/// but constants, calls and the return.
+inline LogicalResult collectLaunches(func::FuncOp program,
+                                     SmallVectorImpl<func::CallOp> &calls,
+                                     llvm::DenseSet<Value> &returned) {
+  for (Operation &op : program.getBody().front()) {
+    if (auto call = dyn_cast<func::CallOp>(op))
+      calls.push_back(call);
+    else if (auto ret = dyn_cast<func::ReturnOp>(op))
+      returned.insert(ret.getOperands().begin(), ret.getOperands().end());
+    else if (op.getName().getStringRef() != "bwc.constant")
+      return op.emitError() << "expects only constants, kernel calls and a "
+                               "return in '"
+                            << program.getName()
+                            << "' (run bwc-outline-kernels first)";
+  }
+  return success();
 }
 
 #define GEN_PASS_DECL

@@ -178,6 +178,48 @@ def FusePass : Pass<"bwc-fuse", "::mlir::ModuleOp"> {
 // Memory planning
 //===----------------------------------------------------------------------===//
 
+def RematerializePass : Pass<"bwc-rematerialize", "::mlir::ModuleOp"> {
+  let summary = "Recompute kernels near late uses so the arena fits a budget";
+  let description = [{
+    Runs after `bwc-outline-kernels`, before `bwc-plan-buffers`, on the
+    program function (`main` by default). While the planned arena exceeds
+    `memory-budget`, values live across the peak are dropped after their
+    early uses and their kernels are called again just before the late uses
+    (a chain of kernels back to values alive anyway when needed); the cost
+    of a recomputation is its flops plus 16 flops per DRAM byte (the cost
+    model's kernel figures). Graph inputs, weights and returned values are
+    always available; nothing else is recomputed from. Strategies
+    (bwc/Analysis/Remat.h): `greedy` (cheapest per byte removed near the
+    peak), `checkpoints` (Chen et al.'s segments), `best` (both, the
+    cheaper one that meets the budget).
+
+    A budget no strategy meets is an error naming the smallest arena
+    reached. Decisions are attributes: each recomputing call carries
+    `bwc.remat` (the launch index, in the order before the pass, of the call
+    it repeats); the program function carries `bwc.remat_budget_bytes`,
+    `bwc.remat_arena_before`, `bwc.remat_arena_after` (planned as bwc-plan-buffers does),
+    `bwc.remat_min_arena`,
+    `bwc.remat_recomputed_ops`, `bwc.remat_extra_flops`,
+    `bwc.remat_extra_bytes` and `bwc.remat_strategy`.
+
+    Example (memory-budget=1KiB):
+    ```mlir
+    %1 = call @main_k1_unary_neg(%0) : ...
+    %5 = call @main_k1_unary_neg(%0) {bwc.remat = 1 : i64} : ...
+    ```
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", "\"main\"",
+           "The program function">,
+    Option<"memoryBudget", "memory-budget", "std::string", "\"\"",
+           "Largest arena, in bytes or with a KiB/MiB/GiB suffix (empty: no "
+           "budget, the pass does nothing)">,
+    Option<"strategy", "strategy", "std::string", "\"best\"",
+           "greedy, checkpoints or best (both, keep the cheaper)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def PlanBuffersPass : Pass<"bwc-plan-buffers", "::mlir::ModuleOp"> {
   let summary = "Place every intermediate buffer at an offset in one arena";
   let description = [{

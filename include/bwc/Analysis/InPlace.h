@@ -1,0 +1,28 @@
+//===- InPlace.h - May a kernel write a result over an input ---*- C++ -*-===//
+//
+// The part of the in-place decision that depends on the kernel alone (not on
+// the launch order): bwc-plan-buffers and bwc-rematerialize share it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_ANALYSIS_INPLACE_H
+#define BWC_ANALYSIS_INPLACE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include <string>
+
+namespace mlir::bwc {
+
+/// True for the ops an in-place kernel may run (elementwise ones).
+bool isElementwise(Operation *op);
+
+/// Why result `resultIdx` of `kernel` cannot be written over its argument
+/// `operandIdx`, or "" when it can: the kernel must be elementwise (only
+/// bwc.unary/binary/select/cast/constant) and read that argument only at
+/// its own shape, in ops before (or at) the one producing the result. The
+/// caller checks the types and the live range.
+std::string kernelInPlaceRefusal(func::FuncOp kernel, unsigned resultIdx,
+                                 unsigned operandIdx);
+
+} // namespace mlir::bwc
+
+#endif // BWC_ANALYSIS_INPLACE_H
