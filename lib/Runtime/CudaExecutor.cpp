@@ -111,18 +111,24 @@ bool CudaExecutor::init(std::string &error) {
       check(d.cuDeviceGet(&dev_, 0), "cannot open CUDA device 0", error) &&
       check(d.cuDeviceGetName(name, sizeof(name) - 1, dev_),
             "cannot read the GPU's name", error);
-  std::pair<int *, int> attributes[] = {
+  std::pair<int *, int> required[] = {
       {&info.ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
       {&info.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
-      {&info.smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
-      {&info.clockKHz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE},
-      {&info.memoryClockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE},
-      {&info.busWidthBits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH}};
-  for (auto [value, attribute] : attributes)
+      {&info.smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT}};
+  for (auto [value, attribute] : required)
     ok = ok && check(d.cuDeviceGetAttribute(value, attribute, dev_),
                      "cannot read device attribute " +
                          std::to_string(attribute),
                      error);
+  // Only for the peak figures: a driver that no longer reports one leaves
+  // it 0 ("unknown").
+  std::pair<int *, int> optional[] = {
+      {&info.clockKHz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE},
+      {&info.memoryClockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE},
+      {&info.busWidthBits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH}};
+  for (auto [value, attribute] : optional)
+    if (ok && d.cuDeviceGetAttribute(value, attribute, dev_) != CUDA_SUCCESS)
+      *value = 0;
   info.name = name;
   return ok &&
          check(d.cuDevicePrimaryCtxRetain(&context_, dev_),

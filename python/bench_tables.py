@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""Tables from `bwc-run --bench --json` files (docs/runtime-cuda.md).
+
+  bench_tables.py fusion UNFUSED.json FUSED.json
+      both per-kernel tables, then the totals side by side (kernels, DRAM
+      bytes, total kernel time, effective GB/s)
+  bench_tables.py gpu-check OUTDIR
+      the one table of scripts/gpu-check.sh from OUTDIR/manifest.tsv and
+      OUTDIR/results/: case, check, bwc GB/s, % of copy, PyTorch eager and
+      torch.compile GB/s; then "N passed, N failed"
+"""
+import json
+import os
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def fmt(v, spec="%.1f"):
+    return "-" if v is None else spec % v
+
+
+def kernel_table(title, r):
+    lines = ["== %s: %s, %d runs, median latency %s ms" %
+             (title, r["device"], r["runs"], fmt(r["latency_ms"]["median"], "%.4f"))]
+    lines.append("%4s  %-36s %10s %13s %9s %7s" %
+                 ("#", "kernel", "time(us)", "bytes", "GB/s", "%copy"))
+    for k in r["kernels"] + [dict(r["totals"], launch="", name="total")]:
+        lines.append("%4s  %-36s %10.2f %13d %9s %7s" %
+                     (k["launch"], k["name"][:36], k["time_us"], k["bytes"],
+                      fmt(k["gbps"], "%.1f"), fmt(k["pct_copy"], "%.1f%%")))
+    return "\n".join(lines)
+
+
+def fusion(unfused_path, fused_path):
+    a, b = load(unfused_path), load(fused_path)
+    for path, r in ((unfused_path, a), (fused_path, b)):
+        if r is None:
+            sys.exit("bench_tables.py: cannot read a bench JSON from '%s'" % path)
+    print(kernel_table("--fusion=none", a))
+    print()
+    print(kernel_table("fused (default)", b))
+    print()
+    ta, tb = a["totals"], b["totals"]
+
+    def ratio(x, y):
+        return "%.2fx" % (x / y) if x and y else "-"
+    rows = [("kernels", ta["kernels"], tb["kernels"], "%d"),
+            ("DRAM bytes", ta["bytes"], tb["bytes"], "%d"),
+            ("total kernel time (us)", ta["time_us"], tb["time_us"], "%.2f"),
+            ("effective GB/s", ta["gbps"], tb["gbps"], "%.1f"),
+            ("% of copy bandwidth", ta["pct_copy"], tb["pct_copy"], "%.1f"),
+            ("median latency (ms)", a["latency_ms"]["median"],
+             b["latency_ms"]["median"], "%.4f")]
+    print("%-24s %16s %16s %10s" % ("", "--fusion=none", "fused", "none/fused"))
+    for name, x, y, spec in rows:
+        print("%-24s %16s %16s %10s" % (name, fmt(x, spec), fmt(y, spec), ratio(x, y)))
+
+
+def peer_figures(path):
+    """peers_torch.py's JSON -> ({case name: (eager GB/s, inductor GB/s)},
+    copy GB/s)."""
+    peers, copy = {}, None
+    for r in load(path) or []:
+        if r.get("name") == "copy":
+            copy = r.get("bw")
+        elif "min_bytes" in r:
+            gbps = lambda ms: r["min_bytes"] / ms / 1e6 if ms else None
+            peers[r["name"]] = (gbps(r.get("eager")), gbps(r.get("inductor")))
+    return peers, copy
+
+
+def gpu_check(outdir):
+    results = os.path.join(outdir, "results")
+    peers, torch_copy = peer_figures(os.path.join(results, "peers.json"))
+    header = "%-28s %-6s %11s %9s %7s %11s %11s" % (
+        "case", "check", "median us", "bwc GB/s", "%copy", "eager GB/s",
+        "compile GB/s")
+    lines = [header, "-" * len(header)]
+    passed = failed = 0
+    with open(os.path.join(outdir, "manifest.tsv")) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            name, kind = line.rstrip("\n").split("\t")[:2]
+            status_file = os.path.join(results, name + ".check.status")
+            status = open(status_file).read().strip() if os.path.exists(status_file) else "-"
+            if status == "PASS":
+                passed += 1
+            elif status != "-":
+                failed += 1
+            bench = load(os.path.join(results, name + ".bench.json"))
+            meta = load(os.path.join(outdir, "cases", name, "meta.json")) or {}
+            median_us = gbps = pct = None
+            if bench:
+                median_us = bench["latency_ms"]["median"] * 1e3
+                # Microbenchmarks: the bytes peers_torch.py counts, so the
+                # columns compare; real models: the static report's bytes.
+                moved = meta.get("min_bytes", bench["totals"]["bytes"])
+                gbps = moved / (median_us * 1e3) if median_us else None
+                copy = bench.get("copy_gbps")
+                pct = 100 * gbps / copy if gbps and copy else None
+            eager, compiled = peers.get(meta.get("peer_name"), (None, None))
+            lines.append("%-28s %-6s %11s %9s %7s %11s %11s" % (
+                name[:28], status, fmt(median_us, "%.1f"), fmt(gbps), fmt(pct, "%.1f%%"),
+                fmt(eager), fmt(compiled)))
+    if torch_copy:
+        lines.append("(PyTorch copy: %.1f GB/s read+write)" % torch_copy)
+    lines.append("%d passed, %d failed" % (passed, failed))
+    print("\n".join(lines))
+    return failed == 0
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "fusion":
+        fusion(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "gpu-check":
+        sys.exit(0 if gpu_check(sys.argv[2]) else 1)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The GPU check: run on a GPU machine (cmake, g++, a CUDA driver; no LLVM)
+# from the repository root, with OUTDIR made by scripts/prepare-gpu-check.sh.
+# Builds the runtime alone (-DBWC_RUNTIME_ONLY=ON), measures the copy
+# bandwidth once, generates the microbenchmark data, runs --check then
+# --bench on every case of OUTDIR/manifest.tsv, compare-fusion on ppocr_det
+# and ppocr_rec, and ../shared/bench/peers_torch.py (OUTDIR's copy; skipped
+# with a note without torch), then prints one table: case, check, bwc GB/s,
+# % of copy, PyTorch eager and torch.compile GB/s, and "N passed, N failed".
+# Everything goes to OUTDIR/results/; one failing case does not stop the rest.
+#
+# Usage: scripts/gpu-check.sh OUTDIR
+# Environment: BENCH_RUNS (default 100), PYTHON (default python3),
+# GPU_BUILD_DIR (default build-gpu), CASE_TIMEOUT (s, default 600),
+# PEERS_TIMEOUT (s, default 1800), SKIP_PEERS=1, PEAK_COPY_BYTES (default
+# 1 GiB per buffer), BWC_RUN (use this bwc-run instead of building one).
+set -u
+cd "$(dirname "$0")/.."
+[ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+out=$(cd "$1" && pwd)
+res=$out/results
+mkdir -p "$res"
+PYTHON=${PYTHON:-python3}
+runs=${BENCH_RUNS:-100}
+build=${GPU_BUILD_DIR:-build-gpu}
+case_timeout=${CASE_TIMEOUT:-600}
+note() { echo "gpu-check: $*" | tee -a "$res/notes.txt"; }
+
+# 1. The runtime, without LLVM ($BWC_RUN: a bwc-run already built).
+run=${BWC_RUN:-$build/bin/bwc-run}
+if [ -z "${BWC_RUN:-}" ] &&
+   ! { cmake -S . -B "$build" -DBWC_RUNTIME_ONLY=ON -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build "$build" -j "$(nproc)" --target bwc-run; } > "$res/build.log" 2>&1; then
+  note "the runtime does not build (see $res/build.log)"; tail -20 "$res/build.log"; exit 1
+fi
+run_dir=$(cd "$(dirname "$run")" && pwd)
+
+# 2. The copy bandwidth, once, on the smoke artifact: every later bench
+# compares with the same figure.
+peak_flags=()
+if timeout "$case_timeout" "$run" "$out/artifacts/smoke.bwc" --bench 10 --measure-peak \
+     --peak-copy-bytes "${PEAK_COPY_BYTES:-1073741824}" --json "$res/peak.json" \
+     > "$res/peak.txt" 2>&1; then
+  gbps=$("$PYTHON" -c "import json,sys; print(json.load(open(sys.argv[1]))['copy_gbps'])" "$res/peak.json")
+  peak_flags=(--peak-gbps "$gbps")
+  note "copy bandwidth $gbps GB/s ($(grep '^device:' "$res/peak.txt"))"
+else
+  note "--measure-peak failed: $(tail -1 "$res/peak.txt")"
+fi
+
+# 3. Microbenchmark data (16384x4096: generated here, not shipped).
+if grep -q $'\tmicro\t' "$out/manifest.tsv"; then
+  bf16=; grep -q $'_bf16\t' "$out/manifest.tsv" && bf16=--bf16
+  # shellcheck disable=SC2086
+  timeout 1800 "$PYTHON" python/make_microbenchmarks.py "$out/cases" --data-only $bf16 \
+    > "$res/micro-data.log" 2>&1 || note "microbenchmark data failed (see $res/micro-data.log)"
+fi
+
+# 4. Every case: --check then --bench.
+while IFS=$'\t' read -r name kind artifact case flags; do
+  case $name in ''|'#'*) continue ;; esac
+  # shellcheck disable=SC2086 # flags is a list of bwc-run flags
+  if timeout "$case_timeout" "$run" "$out/$artifact" --check "$out/$case" $flags \
+       > "$res/$name.check.txt" 2>&1; then
+    echo PASS > "$res/$name.check.status"
+  else
+    echo FAIL > "$res/$name.check.status"
+    note "$name: check failed: $(grep -m1 -E 'FAIL|error' "$res/$name.check.txt")"
+  fi
+  for graph in "" --cuda-graph; do
+    suffix=${graph:+.graph}
+    timeout "$case_timeout" "$run" "$out/$artifact" --bench "$runs" "${peak_flags[@]}" \
+      $graph --json "$res/$name$suffix.bench.json" > "$res/$name$suffix.bench.txt" 2>&1 ||
+      note "$name: bench$graph failed: $(tail -1 "$res/$name$suffix.bench.txt")"
+  done
+done < "$out/manifest.tsv"
+
+# 5. Fusion before/after, measured.
+for m in ppocr_det ppocr_rec; do
+  [ -f "$out/artifacts/$m.nofuse.bwc" ] && [ -f "$out/artifacts/$m.bwc" ] || continue
+  BWC_RUN_DIR=$run_dir BENCH_RUNS=$runs BWC_RUN_FLAGS="${peak_flags[*]}" \
+    timeout "$case_timeout" bash scripts/compare-fusion.sh --artifacts \
+    "$out/artifacts/$m.nofuse.bwc" "$out/artifacts/$m.bwc" > "$res/fusion-$m.txt" 2>&1 ||
+    note "compare-fusion $m failed: $(tail -1 "$res/fusion-$m.txt")"
+done
+
+# 6. The peers, in the same run.
+if [ -n "${SKIP_PEERS:-}" ]; then
+  note "peers skipped (SKIP_PEERS)"
+elif [ ! -f "$out/peers_torch.py" ]; then
+  note "peers skipped: no $out/peers_torch.py"
+elif ! "$PYTHON" -c "import torch, triton; assert torch.cuda.is_available()" 2> /dev/null; then
+  note "peers skipped: torch with CUDA (and triton) is not available"
+else
+  timeout "${PEERS_TIMEOUT:-1800}" "$PYTHON" "$out/peers_torch.py" "$res/peers.json" \
+    > "$res/peers.txt" 2>&1 || note "peers_torch.py failed: $(tail -1 "$res/peers.txt")"
+fi
+
+# 7. One table.
+"$PYTHON" python/bench_tables.py gpu-check "$out" | tee "$res/summary.txt"
+status=${PIPESTATUS[0]}
+for m in ppocr_det ppocr_rec; do
+  [ -f "$res/fusion-$m.txt" ] && { echo; echo "== fusion: $m"; tail -7 "$res/fusion-$m.txt"; }
+done
+exit "$status"

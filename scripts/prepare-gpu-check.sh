@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Prepares OUTDIR for scripts/gpu-check.sh (runs here, with LLVM): compiles
+# every real model of ../shared/models (plus --fusion=none variants of
+# ppocr_det and ppocr_rec) and every microbenchmark with --target=cuda,
+# builds a smoke-test artifact from hand-written PTX, copies the small
+# test cases and peers_torch.py. The 16384x4096 microbenchmark data is not
+# copied (the GPU machine generates it); OUTDIR must stay under 60 MiB.
+#
+# Usage: scripts/prepare-gpu-check.sh OUTDIR [--bf16]
+# Environment: BWC_BUILD_DIR (default build; needs bwc-compile and
+# bwc-make-test-artifact), BWC_SHARED (default ../shared), PYTHON (default
+# python3; needs onnx and numpy), BWC_GPU_CHECK_TARGET (default cuda; cpu
+# only to test these scripts on a machine without a GPU), MICRO_ROWS and
+# MICRO_COLS (default 16384 and 4096), SKIP_MODELS=1 (microbenchmarks only).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BWC_BUILD_DIR:-build}
+SHARED=${BWC_SHARED:-../shared}
+[ $# -ge 1 ] || { echo "usage: $0 OUTDIR [--bf16]" >&2; exit 2; }
+out=$1 bf16=${2:-}
+bin=$BUILD_DIR/bin
+PYTHON=${PYTHON:-python3}
+target=--target=${BWC_GPU_CHECK_TARGET:-cuda}
+for tool in bwc-compile bwc-make-test-artifact; do
+  [ -x "$bin/$tool" ] || { echo "prepare-gpu-check: $bin/$tool is missing (build it first)" >&2; exit 1; }
+done
+mkdir -p "$out/artifacts" "$out/cases"
+manifest=$out/manifest.tsv
+printf '# name\tkind\tartifact\tcase\tcheck flags\n' > "$manifest"
+
+# The runtime on a real GPU without the compiler: hand-written PTX.
+mkdir -p "$out/cases/smoke"
+"$PYTHON" test/tools/bwc-run/Inputs/make_cuda_cases.py "$out/cases/smoke/tmp"
+mv "$out/cases/smoke/tmp/good/test_data_set_"* "$out/cases/smoke/"
+rm -rf "$out/cases/smoke/tmp"
+"$bin/bwc-make-test-artifact" -o "$out/artifacts/smoke.bwc" --target cuda \
+  --gpu-arch sm_90 --code test/tools/bwc-run/Inputs/kernels.ptx \
+  --input x:f32:2x3 --output y:f32:2x3 --weight f32:2x3=1,2,3,4,5,6 \
+  --intermediate 24@256 --arena 512 --kernel mul:2x1x1:3x1x1:0:48,24,6 \
+  --kernel add_one:1x1x1:6x1x1:0:24,24,6 --launch mul:0,2,3 --launch add_one:3,1
+printf 'smoke\tsmoke\tartifacts/smoke.bwc\tcases/smoke\t\n' >> "$manifest"
+
+# The CUDA target is C2's work: refuse clearly until bwc-compile has it.
+probe=$out/probe.err
+"$PYTHON" python/make_microbenchmarks.py "$out/probe" --rows 4 --cols 8 --no-data --only softmax > /dev/null
+if ! "$bin/bwc-compile" "$out/probe/softmax_fp32/model.onnx" "$target" \
+     -o "$out/probe.bwc" 2> "$probe"; then
+  echo "prepare-gpu-check: bwc-compile --target=cuda is unavailable:" >&2
+  head -3 "$probe" >&2
+  echo "prepare-gpu-check: $out holds the hand-written smoke test only" >&2
+  rm -rf "$out/probe" "$probe"
+  exit 1
+fi
+rm -rf "$out/probe" "$probe" "$out/probe.bwc"
+
+compile() { # NAME MODEL FLAGS...
+  local name=$1 model=$2; shift 2
+  if "$bin/bwc-compile" "$model" "$target" "$@" -o "$out/artifacts/$name.bwc" \
+       2> "$out/artifacts/$name.compile.err"; then
+    rm -f "$out/artifacts/$name.compile.err"; return 0
+  fi
+  echo "prepare-gpu-check: $name does not compile (kept going):" >&2
+  head -3 "$out/artifacts/$name.compile.err" >&2
+  return 1
+}
+
+while read -r name shape checkflags; do
+  [ -z "${SKIP_MODELS:-}" ] || break
+  mkdir -p "$out/cases/$name"
+  cp -r "$SHARED/models/$name/test_data_set_0" "$out/cases/$name/"
+  variants=("$name:")
+  case $name in ppocr_det|ppocr_rec) variants+=("$name.nofuse:--fusion=none") ;; esac
+  for v in "${variants[@]}"; do
+    vname=${v%%:*} vflag=${v#*:}
+    # shellcheck disable=SC2086 # vflag is empty or one flag
+    compile "$vname" "$SHARED/models/$name/model.onnx" --input-shape="$shape" $vflag &&
+      printf '%s\tmodel\tartifacts/%s.bwc\tcases/%s\t--tolerance=1e-4 %s\n' \
+        "$vname" "$vname" "$name" "$checkflags" >> "$manifest"
+  done
+done < <(grep -v '^#' test/e2e/real-models.txt)
+
+# Microbenchmarks: models and meta.json only; gpu-check.sh makes the data.
+"$PYTHON" python/make_microbenchmarks.py "$out/cases" --no-data $bf16 \
+  --rows "${MICRO_ROWS:-16384}" --cols "${MICRO_COLS:-4096}" > "$out/micro.txt"
+while read -r dir; do
+  name=$(basename "$dir")
+  tol=--tolerance=1e-5; case $name in *bf16) tol=--tolerance=1e-2 ;; esac
+  compile "$name" "$dir/model.onnx" &&
+    printf '%s\tmicro\tartifacts/%s.bwc\tcases/%s\t%s\n' "$name" "$name" "$name" "$tol" >> "$manifest"
+done < "$out/micro.txt"
+rm -f "$out/micro.txt"
+
+cp "$SHARED/bench/peers_torch.py" "$out/" 2>/dev/null ||
+  echo "prepare-gpu-check: no $SHARED/bench/peers_torch.py (gpu-check skips the peers)" >&2
+size=$(du -sm "$out" | cut -f1)
+echo "prepared $out: $(grep -vc '^#' "$manifest") cases, ${size} MiB"
+[ "$size" -lt 60 ] || { echo "prepare-gpu-check: $out is ${size} MiB (limit 60)" >&2; exit 1; }
