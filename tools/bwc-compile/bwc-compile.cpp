@@ -410,9 +410,9 @@ int main(int argc, char **argv) {
     // Kernels: buffer ABI, then down to LLVM and a shared object.
     PassManager lower(&ctx);
     if (codegen == "elemental")
-    mlir::bwc::buildCPUElementalLoweringPipeline(lower);
-  else
-    mlir::bwc::buildCPULoweringPipeline(lower);
+      mlir::bwc::buildCPUElementalLoweringPipeline(lower);
+    else
+      mlir::bwc::buildCPULoweringPipeline(lower);
     if (failed(lower.run(*module)) ||
         failed(mlir::bwc::addPackedEntryPoints(*module)))
       return 1;
