@@ -10,6 +10,7 @@ With --expect FILE the run fails when a case off FILE does not pass, and
 lists the cases on FILE that now pass. --markdown writes docs/conformance.md.
 
 Usage: conformance.py BWC_COMPILE BWC_RUN [--expect FILE] [--markdown FILE]
+                      [--compile-flag F]... [--run-flag F]...
                       [-j N] [--only SUBSTRING] [-- EXTRA_COMPILE_FLAGS...]
 """
 import argparse
@@ -31,7 +32,7 @@ def first_error(text, fallback):
     return (text.strip().splitlines() or [fallback])[-1][:300]
 
 
-def run_case(compiler, runner, case, extra, tmp):
+def run_case(compiler, runner, case, extra, tmp, run_flags=()):
     name = backend_cases.key(case).replace("/", "__")
     artifact = os.path.join(tmp, name + ".bwc")
     binds = [f"--input-value={n}={f}"
@@ -52,7 +53,8 @@ def run_case(compiler, runner, case, extra, tmp):
             capture_output=True, timeout=120).returncode == 0
         return case, ("failed" if imported else "unsupported"), msg
     try:
-        r = subprocess.run([runner, artifact, "--check", case, "--quiet"],
+        r = subprocess.run([runner, artifact, "--check", case, "--quiet"]
+                           + list(run_flags),
                            capture_output=True, text=True, errors="replace",
                            timeout=300)
     except subprocess.TimeoutExpired:
@@ -79,6 +81,9 @@ def main():
     ap.add_argument("--compile-flag", action="append", default=[],
                     help="extra bwc-compile flag (repeatable), e.g. "
                          "--compile-flag=--codegen=elemental")
+    ap.add_argument("--run-flag", action="append", default=[],
+                    help="extra bwc-run flag (repeatable), e.g. "
+                         "--run-flag=--tolerance=1e-2 with --precision=fp16")
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
     args.extra = args.extra + args.compile_flag
@@ -90,7 +95,7 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(args.j) as ex:
             results = list(ex.map(
                 lambda c: run_case(args.compiler, args.runner, c, args.extra,
-                                   tmp), cases))
+                                   tmp, args.run_flag), cases))
 
     expected = backend_cases.read_expected(args.expect)
     folders = {}

@@ -32,6 +32,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 
 #include <cmath>
@@ -269,14 +270,19 @@ public:
     }
     Type from = useLow ? Type(Float32Type::get(op->getContext())) : low;
     Type to = useLow ? low : Type(Float32Type::get(op->getContext()));
+    // Widening back only undoes this pass: values the program declares in
+    // the low type (an f16 model) stay as they are.
     for (OpOperand &operand : op->getOpOperands())
-      if (isFloatTensor(operand.get()) && elementType(operand.get()) == from)
+      if (isFloatTensor(operand.get()) && elementType(operand.get()) == from &&
+          (useLow || lowered.contains(operand.get())))
         operand.set(convert(operand.get(), to));
     if (!useLow)
       return;
     for (OpResult r : op->getResults())
-      if (isF32(r))
+      if (isF32(r)) {
         r.setType(cast<RankedTensorType>(r.getType()).clone(low));
+        lowered.insert(r);
+      }
     if (auto pad = dyn_cast<PadOp>(op))
       if (auto f = dyn_cast<FloatAttr>(pad.getValue()); f && f.getType().isF32())
         pad.setValueAttr(FloatAttr::get(low, f.getValueAsDouble()));
@@ -289,6 +295,9 @@ public:
     else if (auto p = dyn_cast<PoolOp>(op); p && p.getKind() == PoolKind::avg)
       p.setAccTypeAttr(f32);
   }
+
+  /// Values this pass gave the low type (results, low-io inputs).
+  llvm::DenseSet<Value> lowered;
 
 private:
   FloatType low;
@@ -329,8 +338,12 @@ struct MixedPrecisionPass
                  ? tensor.clone(low)
                  : t;
     };
-    for (BlockArgument arg : body.getArguments())
-      arg.setType(lowered(arg.getType()));
+    for (BlockArgument arg : body.getArguments()) {
+      Type t = lowered(arg.getType());
+      if (t != arg.getType())
+        rewriter.lowered.insert(arg);
+      arg.setType(t);
+    }
     SmallVector<Type> results =
         llvm::map_to_vector(program.getFunctionType().getResults(), lowered);
     program.setFunctionType(

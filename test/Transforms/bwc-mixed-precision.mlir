@@ -122,3 +122,15 @@ func.func @main(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4
   %p2 = bwc.unary neg %p : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   return %sq2, %q2, %r2, %d2, %p2 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// Tests that a program declared in f16 is left as it is: its output op is
+// not widened to f32 (only values the pass lowered are cast back).
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: bwc.cast
+// CHECK: bwc.binary max %{{.*}}, %{{.*}} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+func.func @main(%x: tensor<4xf16>, %y: tensor<4xf16>) -> tensor<4xf16> {
+  %m = bwc.binary max %x, %y : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  return %m : tensor<4xf16>
+}
