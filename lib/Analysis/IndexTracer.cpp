@@ -1,0 +1,281 @@
+//===- IndexTracer.cpp - Which input elements an output element reads -----===//
+#include "bwc/Analysis/IndexTracer.h"
+
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+int64_t mlir::bwc::linearize(ArrayRef<int64_t> idx, ArrayRef<int64_t> shape) {
+  int64_t linear = 0;
+  for (auto [i, s] : llvm::zip(idx, shape))
+    linear = linear * s + i;
+  return linear;
+}
+
+Index mlir::bwc::delinearize(int64_t linear, ArrayRef<int64_t> shape) {
+  Index idx(shape.size(), 0);
+  for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
+    int64_t s = std::max<int64_t>(1, shape[d]);
+    idx[d] = linear % s;
+    linear /= s;
+  }
+  return idx;
+}
+
+namespace {
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// Numpy broadcasting: the element of `operand` that result element `idx`
+/// reads.
+Index broadcastIndex(ArrayRef<int64_t> idx, ArrayRef<int64_t> operand) {
+  Index in(operand.size(), 0);
+  int64_t offset = (int64_t)idx.size() - (int64_t)operand.size();
+  for (int64_t d = 0; d < (int64_t)operand.size(); ++d)
+    in[d] = operand[d] == 1 ? 0 : idx[d + offset];
+  return in;
+}
+
+bool inBounds(ArrayRef<int64_t> idx, ArrayRef<int64_t> shape) {
+  for (auto [i, s] : llvm::zip(idx, shape))
+    if (i < 0 || i >= s)
+      return false;
+  return true;
+}
+
+} // namespace
+
+void IndexTracer::trace(Value v, ArrayRef<int64_t> idx, ReadFn read) {
+  seen.clear();
+  reader = &read;
+  left = budget;
+  visit(v, idx);
+  reader = nullptr;
+}
+
+SmallVector<int64_t> IndexTracer::positions(Operation *op, int64_t count) {
+  auto it = reducedPositions.find(op);
+  if (it != reducedPositions.end()) {
+    SmallVector<int64_t> p;
+    for (int64_t x : it->second)
+      if (x < count)
+        p.push_back(x);
+    return p;
+  }
+  SmallVector<int64_t> p;
+  for (int64_t i = 0; i < std::min(count, windowIterations); ++i)
+    p.push_back(i);
+  return p;
+}
+
+void IndexTracer::visit(Value v, ArrayRef<int64_t> idx) {
+  ArrayRef<int64_t> shape = shapeOf(v);
+  if (!inBounds(idx, shape) || left <= 0)
+    return;
+  if (!seen.insert({v, linearize(idx, shape)}).second)
+    return;
+  --left;
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return (*reader)(arg.getArgNumber(), linearize(idx, shape));
+  Operation *op = v.getDefiningOp();
+  if (!bound.contains(op))
+    visitOp(op, cast<OpResult>(v).getResultNumber(), idx);
+}
+
+void IndexTracer::visitOp(Operation *op, unsigned resultNo,
+                          ArrayRef<int64_t> idx) {
+  if (isa<ConstantOp>(op))
+    return;
+  if (isa<UnaryOp, CastOp, BinaryOp, SelectOp, BroadcastOp>(op)) {
+    for (Value in : op->getOperands())
+      visit(in, broadcastIndex(idx, shapeOf(in)));
+    return;
+  }
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    Index in(idx.size());
+    for (auto [d, p] : llvm::enumerate(t.getPerm()))
+      in[p] = idx[d];
+    return visit(t.getInput(), in);
+  }
+  if (auto r = dyn_cast<ReshapeOp>(op))
+    return visit(r.getInput(),
+                 delinearize(linearize(idx, shapeOf(r.getResult())),
+                             shapeOf(r.getInput())));
+  if (auto s = dyn_cast<SliceOp>(op)) {
+    Index in(idx.size());
+    for (size_t d = 0; d < idx.size(); ++d)
+      in[d] = s.getStarts()[d] + idx[d] * s.getSteps()[d];
+    return visit(s.getInput(), in);
+  }
+  if (auto c = dyn_cast<ConcatOp>(op)) {
+    Index in(idx.begin(), idx.end());
+    int64_t axis = c.getAxis();
+    for (Value v : c.getInputs()) {
+      int64_t size = shapeOf(v)[axis];
+      if (in[axis] < size)
+        return visit(v, in);
+      in[axis] -= size;
+    }
+    return;
+  }
+  if (auto p = dyn_cast<PadOp>(op)) {
+    ArrayRef<int64_t> inShape = shapeOf(p.getInput());
+    Index in(idx.size());
+    for (size_t d = 0; d < idx.size(); ++d) {
+      in[d] = idx[d] - p.getPads()[d];
+      if (p.getMode() != PadMode::constant) // edge or reflect: in range
+        in[d] = std::clamp<int64_t>(in[d], 0, inShape[d] - 1);
+    }
+    return visit(p.getInput(), in);
+  }
+  if (auto g = dyn_cast<GatherOp>(op)) {
+    ArrayRef<int64_t> data = shapeOf(g.getData()), ind = shapeOf(g.getIndices());
+    int64_t axis = g.getAxis(), n = ind.size();
+    Index at(idx.begin() + axis, idx.begin() + axis + n);
+    visit(g.getIndices(), at);
+    Index in(idx.begin(), idx.begin() + axis);
+    in.push_back(linearize(at, ind) % std::max<int64_t>(1, data[axis]));
+    in.append(idx.begin() + axis + n, idx.end());
+    return visit(g.getData(), in);
+  }
+  if (auto r = dyn_cast<ResizeOp>(op)) {
+    ArrayRef<int64_t> inShape = shapeOf(r.getInput()),
+                      outShape = shapeOf(r.getResult());
+    Index in(idx.size());
+    for (size_t d = 0; d < idx.size(); ++d)
+      in[d] = idx[d] * inShape[d] / std::max<int64_t>(1, outShape[d]);
+    visit(r.getInput(), in);
+    if (r.getMode() != ResizeMode::nearest) // the next tap of every dim
+      for (size_t d = 0; d < idx.size(); ++d) {
+        Index next = in;
+        next[d] = std::min(in[d] + 1, inShape[d] - 1);
+        visit(r.getInput(), next);
+      }
+    return;
+  }
+  if (isa<ReduceOp, ArgReduceOp>(op)) {
+    Value input = op->getOperand(0);
+    ArrayRef<int64_t> inShape = shapeOf(input);
+    SmallVector<int64_t> axes;
+    bool keepdims;
+    if (auto r = dyn_cast<ReduceOp>(op)) {
+      axes.assign(r.getAxes().begin(), r.getAxes().end());
+      keepdims = r.getKeepdims();
+    } else {
+      auto a = cast<ArgReduceOp>(op);
+      axes = {a.getAxis()};
+      keepdims = a.getKeepdims();
+    }
+    SmallVector<int64_t> reducedShape, kept;
+    Index in(inShape.size(), 0);
+    for (int64_t d = 0, r = 0; d < (int64_t)inShape.size(); ++d) {
+      if (llvm::is_contained(axes, d)) {
+        reducedShape.push_back(inShape[d]);
+        if (keepdims)
+          ++r;
+        continue;
+      }
+      kept.push_back(d);
+      in[d] = idx[r++];
+    }
+    for (int64_t pos : positions(op, numElements(reducedShape))) {
+      Index red = delinearize(pos, reducedShape);
+      for (auto [a, i] : llvm::zip(axes, red))
+        in[a] = i;
+      visit(input, in);
+    }
+    return;
+  }
+  if (auto m = dyn_cast<MatmulOp>(op)) {
+    ArrayRef<int64_t> ls = shapeOf(m.getLhs()), rs = shapeOf(m.getRhs());
+    int64_t rank = idx.size(), k = ls.back();
+    Index l = broadcastIndex(idx, ls), r = broadcastIndex(idx, rs);
+    l[ls.size() - 2] = idx[rank - 2];
+    r[rs.size() - 1] = idx[rank - 1];
+    for (int64_t pos : positions(op, k)) {
+      l.back() = pos;
+      r[rs.size() - 2] = pos;
+      visit(m.getLhs(), l);
+      visit(m.getRhs(), r);
+    }
+    return;
+  }
+  if (isa<ConvOp, PoolOp>(op)) {
+    auto conv = dyn_cast<ConvOp>(op);
+    Value input = op->getOperand(0);
+    ArrayRef<int64_t> inShape = shapeOf(input);
+    int64_t spatial = inShape.size() - 2;
+    ArrayRef<int64_t> strides, dilations, pads;
+    SmallVector<int64_t> window;
+    int64_t channels = 1, groups = 1;
+    if (conv) {
+      strides = conv.getStrides();
+      dilations = conv.getDilations();
+      pads = conv.getPads();
+      ArrayRef<int64_t> fs = shapeOf(conv.getFilter());
+      window.assign(fs.begin() + 2, fs.end());
+      groups = conv.getGroups();
+      channels = conv.getTransposed() ? inShape[1] / groups : fs[1];
+      if (conv.getBias())
+        visit(conv.getBias(), {idx[1]});
+    } else {
+      auto p = cast<PoolOp>(op);
+      strides = p.getStrides();
+      dilations = p.getDilations();
+      pads = p.getPads();
+      window.assign(p.getKernel().begin(), p.getKernel().end());
+    }
+    SmallVector<int64_t> iterShape = {channels};
+    iterShape.append(window);
+    for (int64_t pos : positions(op, numElements(iterShape))) {
+      Index it = delinearize(pos, iterShape);
+      Index in(inShape.size());
+      in[0] = idx[0];
+      bool valid = true;
+      for (int64_t d = 0; d < spatial; ++d) {
+        int64_t tap = it[d + 1] * dilations[d];
+        if (conv && conv.getTransposed()) {
+          int64_t num = idx[d + 2] + pads[d] - tap;
+          valid &= num >= 0 && num % strides[d] == 0;
+          in[d + 2] = num / strides[d];
+        } else {
+          in[d + 2] = idx[d + 2] * strides[d] + tap - pads[d];
+        }
+      }
+      if (!valid)
+        continue;
+      if (!conv) {
+        in[1] = idx[1];
+        visit(input, in);
+        continue;
+      }
+      ArrayRef<int64_t> fs = shapeOf(conv.getFilter());
+      Index f(fs.size());
+      std::copy(it.begin() + 1, it.end(), f.begin() + 2);
+      if (conv.getTransposed()) {
+        int64_t perGroup = shapeOf(conv.getResult())[1] / groups;
+        int64_t g = idx[1] / perGroup;
+        in[1] = g * channels + it[0];
+        f[0] = in[1];
+        f[1] = idx[1] % perGroup;
+      } else {
+        int64_t perGroup = fs[0] / groups;
+        in[1] = idx[1] / perGroup * channels + it[0];
+        f[0] = idx[1];
+        f[1] = it[0];
+      }
+      visit(input, in);
+      visit(conv.getFilter(), f);
+    }
+    return;
+  }
+  // Anything else: assume the same element of every same-rank operand.
+  for (Value in : op->getOperands())
+    if (shapeOf(in).size() == idx.size())
+      visit(in, idx);
+  (void)resultNo;
+}

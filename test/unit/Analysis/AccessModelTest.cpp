@@ -1,0 +1,183 @@
+//===- AccessModelTest.cpp - Hand-computed warps of the access model ------===//
+#include "bwc/Analysis/AccessModel.h"
+
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Parser/Parser.h"
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+namespace {
+
+class AccessModelTest : public ::testing::Test {
+protected:
+  AccessModelTest() { ctx.loadDialect<BWCDialect, func::FuncDialect>(); }
+  /// The coalescing of @k (the only function of `text`) under `config`.
+  KernelCoalescing analyze(StringRef text, StringRef config) {
+    module = parseSourceString<ModuleOp>(text, &ctx);
+    EXPECT_TRUE(module);
+    auto dict = dyn_cast_or_null<DictionaryAttr>(parseAttribute(config, &ctx));
+    EXPECT_TRUE(dict);
+    auto k = module->lookupSymbol<func::FuncOp>("k");
+    FailureOr<KernelCoalescing> c = analyzeCoalescing(k, dict);
+    EXPECT_TRUE(succeeded(c));
+    return succeeded(c) ? *c : KernelCoalescing();
+  }
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST(CountSectorsTest, ContiguousStridedAndBroadcastWarps) {
+  std::vector<int64_t> lanes(32), strided(32), same(32, 5);
+  for (int64_t l = 0; l < 32; ++l) {
+    lanes[l] = 64 + l;  // f32: 128 bytes from byte 256
+    strided[l] = 2 * l; // every other f32: 256 bytes spanned
+  }
+  SectorCount c = countSectors(lanes, 4);
+  EXPECT_EQ(c.usefulBytes, 128u);
+  EXPECT_EQ(c.sectors, 4u);
+  EXPECT_DOUBLE_EQ(c.efficiency(), 1.0);
+  EXPECT_DOUBLE_EQ(countSectors(strided, 4).efficiency(), 0.5);
+  SectorCount b = countSectors(same, 4); // one f32 for the whole warp
+  EXPECT_EQ(b.usefulBytes, 4u);
+  EXPECT_EQ(b.sectors, 1u);
+  EXPECT_DOUBLE_EQ(b.efficiency(), 0.125);
+  // Misaligned start: 32 f32 from element 1 span 5 sectors.
+  for (int64_t l = 0; l < 32; ++l)
+    lanes[l] = 1 + l;
+  EXPECT_EQ(countSectors(lanes, 4).sectors, 5u);
+}
+
+TEST_F(AccessModelTest, ContiguousF32LoopIsFullyCoalesced) {
+  KernelCoalescing c = analyze(R"(
+    func.func @k(%x: tensor<1024x256xf32>) -> tensor<1024x256xf32> {
+      %0 = bwc.unary neg %x : (tensor<1024x256xf32>) -> tensor<1024x256xf32>
+      return %0 : tensor<1024x256xf32>
+    })",
+                               "{emitter = \"loop\", block = 256, grid = 256, "
+                               "vector = 4}");
+  ASSERT_EQ(c.accesses.size(), 2u);
+  // 32 lanes x 4 f32 = 512 bytes = 16 sectors per warp, 3 warps.
+  EXPECT_EQ(c.accesses[0].sampled.sectors, 48u);
+  EXPECT_DOUBLE_EQ(c.accesses[0].efficiency(), 1.0);
+  EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
+  EXPECT_DOUBLE_EQ(c.efficiency(), 1.0);
+}
+
+TEST_F(AccessModelTest, StrideTwoReadWastesHalf) {
+  KernelCoalescing c = analyze(R"(
+    func.func @k(%x: tensor<8192xf32>) -> tensor<4096xf32> {
+      %0 = bwc.slice %x starts = [0] steps = [2] : (tensor<8192xf32>) -> tensor<4096xf32>
+      return %0 : tensor<4096xf32>
+    })",
+                               "{emitter = \"loop\", block = 256, grid = 16, "
+                               "vector = 1}");
+  EXPECT_DOUBLE_EQ(c.accesses[0].efficiency(), 0.5);
+  EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
+  // 32 KiB read at 0.5 + 16 KiB written at 1.
+  EXPECT_DOUBLE_EQ(c.efficiency(), 49152.0 / (65536.0 + 16384.0));
+}
+
+constexpr StringLiteral kTranspose = R"(
+    func.func @k(%x: tensor<256x256xf32>) -> tensor<256x256xf32> {
+      %0 = bwc.transpose %x perm = [1, 0] : (tensor<256x256xf32>) -> tensor<256x256xf32>
+      return %0 : tensor<256x256xf32>
+    })";
+
+TEST_F(AccessModelTest, TransposedReadUnderLoopIsOneEighth) {
+  KernelCoalescing c = analyze(kTranspose, "{emitter = \"loop\", block = 256, "
+                                           "grid = 64, vector = 4}");
+  // Every lane's 4 elements lie in 4 different rows: one f32 per sector.
+  EXPECT_DOUBLE_EQ(c.accesses[0].efficiency(), 0.125);
+  EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
+}
+
+TEST_F(AccessModelTest, TransposeTiledCoalescesBothSides) {
+  KernelCoalescing c = analyze(kTranspose,
+                               "{emitter = \"transpose_tiled\", block = 256, "
+                               "grid = 64, tile = 32}");
+  EXPECT_DOUBLE_EQ(c.accesses[0].efficiency(), 1.0);
+  EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
+}
+
+TEST_F(AccessModelTest, BroadcastScalarIsOneSectorPerWarp) {
+  KernelCoalescing c = analyze(R"(
+    func.func @k(%x: tensor<1024xf32>, %s: tensor<1xf32>) -> tensor<1024xf32> {
+      %0 = bwc.binary add %x, %s : (tensor<1024xf32>, tensor<1xf32>) -> tensor<1024xf32>
+      return %0 : tensor<1024xf32>
+    })",
+                               "{emitter = \"loop\", block = 256, grid = 1, "
+                               "vector = 4}");
+  EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 0.125);
+  // 4 useful bytes cost a 32-byte sector; the rest is coalesced.
+  EXPECT_DOUBLE_EQ(c.efficiency(), 8196.0 / 8224.0);
+}
+
+TEST_F(AccessModelTest, F16Vector8) {
+  KernelCoalescing c = analyze(R"(
+    func.func @k(%x: tensor<4096xf16>) -> tensor<4096xf16> {
+      %0 = bwc.unary neg %x : (tensor<4096xf16>) -> tensor<4096xf16>
+      return %0 : tensor<4096xf16>
+    })",
+                               "{emitter = \"loop\", block = 256, grid = 2, "
+                               "vector = 8}");
+  // 32 lanes x 8 f16 = 512 bytes = 16 sectors; 512 groups = 16 warps.
+  EXPECT_EQ(c.accesses[0].sampled.usefulBytes, 3u * 512);
+  EXPECT_EQ(c.accesses[0].sampled.sectors, 3u * 16);
+  EXPECT_DOUBLE_EQ(c.efficiency(), 1.0);
+}
+
+constexpr StringLiteral kRowSum = R"(
+    func.func @k(%x: tensor<64x1024xf32>) -> tensor<64xf32> {
+      %0 = bwc.reduce sum %x axes = [1] keepdims = false : (tensor<64x1024xf32>) -> tensor<64xf32>
+      return %0 : tensor<64xf32>
+    })";
+
+TEST_F(AccessModelTest, RowReductionLanesStrideOverTheRow) {
+  KernelCoalescing c = analyze(kRowSum, "{emitter = \"row_reduction\", block "
+                                        "= 256, grid = 64, rows_per_block = "
+                                        "1, row = 1024, rows = 64}");
+  EXPECT_DOUBLE_EQ(c.accesses[0].efficiency(), 1.0);
+  // Thread 0 of the sampled first warp writes the row's sum alone.
+  EXPECT_EQ(c.accesses[1].sampled.usefulBytes, 4u);
+  EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 0.125);
+  EXPECT_DOUBLE_EQ(c.efficiency(), (262144.0 + 256) / (262144.0 + 2048));
+}
+
+TEST_F(AccessModelTest, ColumnReductionUnderThreadPerOutputVsColumnEmitter) {
+  constexpr StringLiteral colSum = R"(
+    func.func @k(%x: tensor<1024x64xf32>) -> tensor<64xf32> {
+      %0 = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<1024x64xf32>) -> tensor<64xf32>
+      return %0 : tensor<64xf32>
+    })";
+  KernelCoalescing t = analyze(colSum, "{emitter = \"thread_per_output\", "
+                                       "block = 256, grid = 1}");
+  // Lanes are adjacent columns: every iteration reads 128 contiguous bytes.
+  EXPECT_DOUBLE_EQ(t.accesses[0].efficiency(), 1.0);
+  KernelCoalescing c = analyze(colSum, "{emitter = \"column_reduction\", block "
+                                       "= 256, grid = 2, columns_per_block = "
+                                       "32, slices = 8}");
+  EXPECT_DOUBLE_EQ(c.accesses[0].efficiency(), 1.0);
+  EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
+}
+
+TEST_F(AccessModelTest, UnknownEmitterIsAnError) {
+  module = parseSourceString<ModuleOp>(kRowSum, &ctx);
+  ASSERT_TRUE(module);
+  auto dict = cast<DictionaryAttr>(
+      parseAttribute("{emitter = \"warp_magic\", block = 32, grid = 1}", &ctx));
+  std::string message;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    message = d.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(
+      analyzeCoalescing(module->lookupSymbol<func::FuncOp>("k"), dict)));
+  EXPECT_NE(message.find("but got 'warp_magic'"), std::string::npos);
+}
+
+} // namespace
