@@ -103,6 +103,39 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
   ];
 }
 
+def TilePass : Pass<"bwc-tile", "::mlir::ModuleOp"> {
+  let summary = "Choose each kernel's configuration with the access model";
+  let description = [{
+    Runs after `bwc-configure-kernels`. For every `bwc.kernel` function,
+    scores its default `bwc.config` and the alternatives the listed
+    `emitters` offer (`column_reduction` for reductions over non-innermost
+    axes, `transpose_tiled` for loop kernels, `contraction_tiled` for
+    matmul kernels) with the access model (bytes-weighted coalescing
+    efficiency, include/bwc/Analysis/AccessModel.h), and keeps the best:
+    highest efficiency, then more blocks up to 2 per SM, then the
+    specialized emitter for column reductions and matmuls. Candidates
+    whose shared memory exceeds `shared-memory-bytes` are skipped. Records
+    the chosen `bwc.config` and `bwc.coalescing` (its efficiency, f64).
+
+    Example:
+    ```mlir
+    func.func private @main_k0_reduce(...) attributes {bwc.coalescing = 1.0,
+        bwc.config = {block = 256 : i64, columns_per_block = 32 : i64,
+                      emitter = "column_reduction", grid = 128 : i64, ...}}
+    ```
+  }];
+  let options = [
+    Option<"smCount", "sm-count", "int64_t", "132",
+           "Streaming multiprocessors of the target GPU (H100 SXM: 132)">,
+    Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t", "49152",
+           "Static shared memory one block may use">,
+    Option<"emitters", "emitters", "std::string",
+           "\"loop,thread_per_output,row_reduction\"",
+           "Comma-separated emitters the target supports; the pass chooses "
+           "only among these">,
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion
 //===----------------------------------------------------------------------===//
