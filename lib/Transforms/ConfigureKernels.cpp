@@ -37,9 +37,9 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /// The row shape facts of a kernel whose reductions all reduce the same
 /// trailing axes of one input shape.
 struct RowShape {
-  ArrayRef<int64_t> input;    ///< shape of every reduce's input
-  SmallVector<int64_t> kept;  ///< input shape with reduced axes set to 1
-  int64_t rows = 1, row = 1;  ///< rows x row == input elements
+  ArrayRef<int64_t> input;   ///< shape of every reduce's input
+  SmallVector<int64_t> kept; ///< input shape with reduced axes set to 1
+  int64_t rows = 1, row = 1; ///< rows x row == input elements
 };
 
 /// Whether the row-reduction emitter computes `kernel` exactly; fills
@@ -128,6 +128,30 @@ bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
   return true;
 }
 
+/// The row-reduction launch shape: threads per row (about four elements
+/// each, whole warps), rows per block (short rows packed up to 256
+/// threads), and whether the row stays in registers.
+struct RowLaunch {
+  int64_t threadsPerRow, rowsPerBlock, perThread;
+  bool cacheRow;
+};
+
+RowLaunch rowLaunch(func::FuncOp kernel, const RowShape &row,
+                    int64_t maxThreads) {
+  RowLaunch l;
+  l.threadsPerRow =
+      std::clamp<int64_t>(llvm::PowerOf2Ceil(ceilDiv(row.row, 4)), 32,
+                          std::min<int64_t>(maxThreads, 1024));
+  l.rowsPerBlock = 1;
+  while (l.threadsPerRow * l.rowsPerBlock * 2 <=
+             std::min<int64_t>(256, maxThreads) &&
+         l.rowsPerBlock * 2 <= (int64_t)llvm::PowerOf2Ceil(row.rows))
+    l.rowsPerBlock *= 2;
+  l.perThread = ceilDiv(row.row, l.threadsPerRow);
+  l.cacheRow = l.perThread <= 32 && rowReductionCanCacheInput(kernel);
+  return l;
+}
+
 struct ConfigureKernelsPass
     : public bwc::impl::ConfigureKernelsPassBase<ConfigureKernelsPass> {
   using ConfigureKernelsPassBase::ConfigureKernelsPassBase;
@@ -181,17 +205,18 @@ struct ConfigureKernelsPass
       set("elements_per_thread",
           ceilDiv(maxElements / vector, grid * block) * vector);
     } else if (fitsRowReduction(kernel, row)) {
-      // About four elements per thread, whole warps, at most maxThreads.
-      int64_t block = std::clamp<int64_t>(
-          llvm::PowerOf2Ceil(ceilDiv(row.row, 4)), 32,
-          std::min<int64_t>(maxThreads, 1024));
+      RowLaunch l = rowLaunch(kernel, row, maxThreads);
       emitter("row_reduction");
-      set("block", block);
-      set("grid", std::min<int64_t>(row.rows, INT32_MAX));
-      set("rows_per_block", 1);
+      set("block", l.threadsPerRow * l.rowsPerBlock);
+      set("grid",
+          std::min<int64_t>(ceilDiv(row.rows, l.rowsPerBlock), INT32_MAX));
+      set("rows_per_block", l.rowsPerBlock);
+      set("threads_per_row", l.threadsPerRow);
+      attrs.push_back(
+          b.getNamedAttr("cache_row", b.getI64IntegerAttr(l.cacheRow)));
       set("row", row.row);
       set("rows", row.rows);
-      set("elements_per_thread", ceilDiv(row.row, block));
+      set("elements_per_thread", l.perThread);
     } else {
       int64_t block = loopBlock;
       int64_t grid = strideGrid(maxElements, block);
@@ -226,3 +251,34 @@ struct ConfigureKernelsPass
 };
 
 } // namespace
+
+bool mlir::bwc::rowReductionCanCacheInput(func::FuncOp kernel) {
+  ReduceOp first;
+  kernel.walk([&](ReduceOp r) {
+    if (!first)
+      first = r;
+  });
+  if (!first)
+    return false;
+  ArrayRef<int64_t> shape = first.getInput().getType().getShape();
+  auto rowShaped = [&](Value v) {
+    return cast<ShapedType>(v.getType()).getShape() == shape;
+  };
+  // Values computed from the cached input other than through a reduction
+  // (whose result the driver binds): all elementwise on the input shape.
+  llvm::SmallPtrSet<Value, 16> derived = {first.getInput()};
+  for (Operation &op : kernel.getBody().front()) {
+    if (isa<ReduceOp, func::ReturnOp>(op) ||
+        !llvm::any_of(op.getOperands(),
+                      [&](Value v) { return derived.contains(v); }))
+      continue;
+    if (!isa<UnaryOp, CastOp, BinaryOp, SelectOp>(op) ||
+        op.getNumResults() != 1 || !rowShaped(op.getResult(0)))
+      return false;
+    for (Value v : op.getOperands())
+      if (derived.contains(v) && !rowShaped(v))
+        return false;
+    derived.insert(op.getResult(0));
+  }
+  return true;
+}

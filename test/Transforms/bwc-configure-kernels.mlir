@@ -29,9 +29,10 @@ func.func private @k_bool(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xi
 // -----
 
 // Tests that a softmax over the last axis gets the row-reduction emitter:
-// one block per row, 1000 / 4 rounded up to 256 threads.
+// one block per row, 1000 / 4 rounded up to 256 threads, the row kept in
+// registers (4 elements per thread).
 // CHECK-LABEL: func.func private @k_softmax
-// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "row_reduction", grid = 8 : i64, row = 1000 : i64, rows = 8 : i64, rows_per_block = 1 : i64}
+// CHECK-SAME: bwc.config = {block = 256 : i64, cache_row = 1 : i64, elements_per_thread = 4 : i64, emitter = "row_reduction", grid = 8 : i64, row = 1000 : i64, rows = 8 : i64, rows_per_block = 1 : i64, threads_per_row = 256 : i64}
 func.func private @k_softmax(%x: tensor<8x1000xf32>) -> tensor<8x1000xf32> attributes {bwc.kernel} {
   %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<8x1000xf32>) -> tensor<8x1xf32>
   %d = bwc.binary sub %x, %m : (tensor<8x1000xf32>, tensor<8x1xf32>) -> tensor<8x1000xf32>
@@ -43,12 +44,58 @@ func.func private @k_softmax(%x: tensor<8x1000xf32>) -> tensor<8x1000xf32> attri
 
 // -----
 
-// Tests that a short row gets one warp per row.
+// Tests that short rows get one warp per row, packed into blocks of up to
+// 256 threads (4 rows here, one block).
 // CHECK-LABEL: func.func private @k_mean
-// CHECK-SAME: block = 32 : i64, elements_per_thread = 2 : i64, emitter = "row_reduction", grid = 4 : i64, row = 64 : i64
+// CHECK-SAME: block = 128 : i64, cache_row = 1 : i64, elements_per_thread = 2 : i64, emitter = "row_reduction", grid = 1 : i64, row = 64 : i64, rows = 4 : i64, rows_per_block = 4 : i64, threads_per_row = 32 : i64
 func.func private @k_mean(%x: tensor<4x64xf32>) -> tensor<4xf32> attributes {bwc.kernel} {
   %m = bwc.reduce mean %x axes = [1] keepdims = false : (tensor<4x64xf32>) -> tensor<4xf32>
   return %m : tensor<4xf32>
+}
+
+// -----
+
+// Tests that 128-element rows get 32 threads each, 8 rows per block of 256,
+// and that a row of 65536 (64 elements per thread of 1024) is not cached.
+// CHECK-LABEL: func.func private @k_short_rows
+// CHECK-SAME: block = 256 : i64, cache_row = 1 : i64, elements_per_thread = 4 : i64, emitter = "row_reduction", grid = 125 : i64, row = 128 : i64, rows = 1000 : i64, rows_per_block = 8 : i64, threads_per_row = 32 : i64
+// CHECK-LABEL: func.func private @k_long_row
+// CHECK-SAME: block = 1024 : i64, cache_row = 0 : i64, elements_per_thread = 64 : i64, emitter = "row_reduction", grid = 2 : i64, row = 65536 : i64, rows = 2 : i64, rows_per_block = 1 : i64, threads_per_row = 1024 : i64
+func.func private @k_short_rows(%x: tensor<1000x128xf32>) -> tensor<1000x1xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<1000x128xf32>) -> tensor<1000x1xf32>
+  return %m : tensor<1000x1xf32>
+}
+func.func private @k_long_row(%x: tensor<2x65536xf32>) -> tensor<2x1xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce sum %x axes = [1] keepdims = true : (tensor<2x65536xf32>) -> tensor<2x1xf32>
+  return %m : tensor<2x1xf32>
+}
+
+// -----
+
+// Tests that a LayerNorm-like kernel caches its row (gamma is read
+// separately) but a kernel that also reads its reduced input transposed does
+// not: the cache holds the thread's own positions only.
+// CHECK-LABEL: func.func private @k_layernorm
+// CHECK-SAME: cache_row = 1 : i64
+// CHECK-SAME: emitter = "row_reduction"
+// CHECK-LABEL: func.func private @k_transposed_reuse
+// CHECK-SAME: cache_row = 0 : i64
+// CHECK-SAME: emitter = "row_reduction"
+func.func private @k_layernorm(%x: tensor<16x256xf32>, %g: tensor<256xf32>) -> tensor<16x256xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce mean %x axes = [1] keepdims = true : (tensor<16x256xf32>) -> tensor<16x1xf32>
+  %d = bwc.binary sub %x, %m : (tensor<16x256xf32>, tensor<16x1xf32>) -> tensor<16x256xf32>
+  %q = bwc.binary mul %d, %d : (tensor<16x256xf32>, tensor<16x256xf32>) -> tensor<16x256xf32>
+  %v = bwc.reduce mean %q axes = [1] keepdims = true : (tensor<16x256xf32>) -> tensor<16x1xf32>
+  %s = bwc.unary sqrt %v : (tensor<16x1xf32>) -> tensor<16x1xf32>
+  %n = bwc.binary div %d, %s : (tensor<16x256xf32>, tensor<16x1xf32>) -> tensor<16x256xf32>
+  %y = bwc.binary mul %n, %g : (tensor<16x256xf32>, tensor<256xf32>) -> tensor<16x256xf32>
+  return %y : tensor<16x256xf32>
+}
+func.func private @k_transposed_reuse(%x: tensor<8x8xf32>) -> tensor<8x8xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce sum %x axes = [1] keepdims = true : (tensor<8x8xf32>) -> tensor<8x1xf32>
+  %t = bwc.transpose %x perm = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %y = bwc.binary sub %t, %m : (tensor<8x8xf32>, tensor<8x1xf32>) -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
 }
 
 // -----

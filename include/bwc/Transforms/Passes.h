@@ -20,6 +20,12 @@ constexpr llvm::StringLiteral kKernelKindAttrName = "bwc.kind";
 /// (bwc-configure-kernels).
 constexpr llvm::StringLiteral kKernelConfigAttrName = "bwc.config";
 
+/// Whether a row-reduction kernel may keep its first reduction's input in
+/// registers (`cache_row`): every value computed from it (not through a
+/// reduction) is elementwise on the input shape, so the kernel asks for it
+/// only at the index the thread cached (bwc-configure-kernels, CUDA driver).
+bool rowReductionCanCacheInput(func::FuncOp kernel);
+
 /// The program function `name` of `module`, or null after an error naming
 /// it (every program pass starts here).
 inline func::FuncOp lookupProgram(ModuleOp module, StringRef name) {

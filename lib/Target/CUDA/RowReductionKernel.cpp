@@ -1,23 +1,36 @@
-//===- RowReductionKernel.cpp - One block per row, shuffles ---------------===//
+//===- RowReductionKernel.cpp - Rows over warps and blocks, shuffles ------===//
 //
 // Softmax, LayerNorm, RMSNorm, ReduceMean...: bwc-configure-kernels chose
 // this driver only where every reduction of the kernel reduces the same
 // trailing axes and every value downstream of a reduction belongs to one
-// row. A block owns a row (grid-stride over rows): each thread accumulates
-// a strided slice in f32, warps combine with xor-butterfly shuffles, warps
-// combine through shared memory, and every thread reads the row's result
-// back, so the reduction is bound to one scalar for the epilogue. Later
-// reductions (softmax's sum after its max) see the earlier ones bound.
-// Inputs are re-read by the epilogue; the row is small enough to be in L1/L2
-// by then (a register-resident single pass is a later refinement).
+// row. A block holds `rows_per_block` rows of `threads_per_row` threads
+// each (a warp per row for short rows: shuffles only, no shared memory);
+// each thread accumulates a strided slice in f32, warps combine with
+// xor-butterfly shuffles, the warps of a row through shared memory, and
+// every thread of the row gets the result, so the reduction is bound to
+// one scalar for the epilogue. Later reductions (softmax's sum after its
+// max) see the earlier ones bound.
+//
+// With `cache_row` the thread's elements of the first reduction's input
+// (at most 32, a static count, unrolled) stay in registers: the later
+// reductions and the epilogue read them instead of DRAM, a single pass.
+// Only that value is cached, and only where the kernel requests it at no
+// other index (rowReductionCanCacheInput); other inputs (gamma, beta, a
+// residual) are loaded as usual.
+//
+// The block walks groups of rows with a uniform loop; a thread whose row
+// is past the end computes on the last row (in-bounds loads) and stores
+// nothing, so every barrier and shuffle is reached by the whole block.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitters.h"
 
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "bwc/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -62,39 +75,6 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
   llvm_unreachable("unknown reduce kind");
 }
 
-/// Combines every thread's `partial` into the block's total, returned to
-/// every thread. `partials` holds one f32 per warp in shared memory.
-Value blockReduce(OpBuilder &b, Location loc, ReduceKind kind, Value partial,
-                  Value lane, Value warp, int64_t warps, Value partials) {
-  for (int32_t offset = kWarp / 2; offset > 0; offset /= 2) {
-    auto shuffle = gpu::ShuffleOp::create(b, loc, partial, offset, kWarp,
-                                          gpu::ShuffleMode::XOR);
-    partial = combine(b, loc, kind, partial, shuffle.getShuffleResult());
-  }
-  if (warps == 1)
-    return partial;
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                      indexConstant(b, loc, 0));
-  auto write = scf::IfOp::create(b, loc, first, /*withElse=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&write.getThenRegion().front());
-    memref::StoreOp::create(b, loc, partial, partials, warp);
-  }
-  gpu::BarrierOp::create(b, loc);
-  // Every thread combines the warps' partials in the same order, so all
-  // hold the same total (a broadcast through shared memory).
-  Value total = memref::LoadOp::create(b, loc, partials,
-                                       ValueRange{indexConstant(b, loc, 0)});
-  for (int64_t w = 1; w < warps; ++w)
-    total = combine(b, loc, kind, total,
-                    memref::LoadOp::create(
-                        b, loc, partials, ValueRange{indexConstant(b, loc, w)}));
-  // The next reduction reuses `partials`.
-  gpu::BarrierOp::create(b, loc);
-  return total;
-}
-
 Value toF32(OpBuilder &b, Location loc, Value v) {
   if (v.getType().isF32())
     return v;
@@ -107,119 +87,345 @@ Value fromF32(OpBuilder &b, Location loc, Value v, Type t) {
   return arith::TruncFOp::create(b, loc, t, v);
 }
 
-} // namespace
+Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
+          Value y) {
+  return arith::CmpIOp::create(b, loc, p, x, y);
+}
 
-LogicalResult cuda::emitRowReductionKernel(OpBuilder &b, KernelContext &k) {
-  Location loc = k.kernel.getLoc();
-  FailureOr<int64_t> block = k.field("block"), rowSize = k.field("row"),
-                     rows = k.field("rows");
-  if (failed(block) || failed(rowSize) || failed(rows))
-    return failure();
-  if (*block % kWarp || *block > 1024)
-    return k.kernel.emitError()
-           << "expects a row-reduction block of whole warps, at most 1024 "
-              "threads, but got "
-           << *block;
-  SmallVector<ReduceOp> reduces;
-  k.kernel.walk([&](ReduceOp r) { reduces.push_back(r); });
-  if (reduces.empty())
-    return k.kernel.emitError() << "expects a reduction in a row-reduction "
-                                   "kernel but got none";
-  auto inType = cast<RankedTensorType>(reduces.front().getInput().getType());
-  SmallVector<int64_t> reducedShape;
-  for (int64_t a : reduces.front().getAxes())
-    reducedShape.push_back(inType.getDimSize(a));
-  if (inType.getNumElements() != *rows * *rowSize)
-    return k.kernel.emitError()
-           << "expects " << *rows << " rows of " << *rowSize
-           << " elements but got an input of " << inType.getNumElements();
+/// Where a thread works: its row (clamped into range), whether it stores,
+/// its position in the row's thread group, and the row's shared slots.
+struct RowThread {
+  Value tid, inRow, lane, warpInRow, rowInBlock;
+  Value row, active;
+};
 
-  int64_t warps = *block / kWarp;
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
-  Value partials = k.func.addWorkgroupAttribution(
-      MemRefType::get({kWarp}, b.getF32Type(), MemRefLayoutAttrInterface(),
-                      space),
-      loc);
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value lane = arith::RemUIOp::create(b, loc, tid, indexConstant(b, loc, kWarp));
-  Value warp = arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, kWarp));
-  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value rowLen = indexConstant(b, loc, *rowSize);
-  Value step = indexConstant(b, loc, *block);
+/// The row-reduction driver for one kernel.
+class RowReduction {
+public:
+  RowReduction(OpBuilder &b, KernelContext &k) : b(b), k(k) {}
+  LogicalResult emit();
 
-  auto rowLoop =
-      scf::ForOp::create(b, loc, bid, indexConstant(b, loc, *rows), grid);
-  b.setInsertionPointToStart(rowLoop.getBody());
-  Value row = rowLoop.getInductionVar();
-
-  for (ReduceOp r : reduces) {
-    auto outShape = cast<ShapedType>(r.getType()).getShape();
-    SmallVector<Value> outIndex =
-        ElementalEmitter::delinearize(b, loc, row, outShape);
-    auto strided = scf::ForOp::create(b, loc, tid, rowLen, step,
-                                      ValueRange{identity(b, loc, r.getKind())});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(strided.getBody());
-      SmallVector<Value> reduced = ElementalEmitter::delinearize(
-          b, loc, strided.getInductionVar(), reducedShape);
-      SmallVector<Value> inIndex =
-          k.elements.reduceInputIndex(b, loc, r, outIndex, reduced);
-      FailureOr<Value> x = k.elements.emit(b, loc, r.getInput(), inIndex);
-      if (failed(x))
-        return failure();
-      Value acc = combine(b, loc, r.getKind(),
-                          strided.getRegionIterArgs().front(),
-                          toF32(b, loc, *x));
-      scf::YieldOp::create(b, loc, acc);
-    }
-    k.elements.clearCache();
-    Value total = blockReduce(b, loc, r.getKind(), strided.getResult(0), lane,
-                              warp, warps, partials);
-    if (r.getKind() == ReduceKind::mean)
-      total = arith::DivFOp::create(
-          b, loc, total,
-          arith::ConstantOp::create(b, loc,
-                                    b.getF32FloatAttr(float(*rowSize))));
-    k.elements.bindValue(r.getResult(),
-                         fromF32(b, loc, total, r.getType().getElementType()));
+private:
+  LogicalResult readConfig();
+  Value blockReduce(ReduceKind kind, Value partial);
+  /// Element `pos` of the row of reduce `r`, as f32.
+  FailureOr<Value> reduceElement(ReduceOp r, Value pos);
+  /// Thread position j of the row in the unrolled (cached) form.
+  Value position(int64_t j) {
+    return arith::AddIOp::create(b, loc, t.inRow,
+                                 indexConstant(b, loc, j * threadsPerRow));
   }
+  bool lastIsPartial() const { return rowSize % threadsPerRow != 0; }
+  /// Runs `body` at position j, guarded by `pos < row` when the last
+  /// position may fall past the row; yields `fallback` there.
+  FailureOr<SmallVector<Value>>
+  atPosition(int64_t j, ValueRange fallback,
+             function_ref<FailureOr<SmallVector<Value>>(Value)> body);
+  FailureOr<Value> reduceRow(ReduceOp r, bool first);
+  LogicalResult epilogue();
 
-  // Epilogue: whole-row outputs strided over the block, one-per-row outputs
-  // by thread 0.
+  OpBuilder &b;
+  KernelContext &k;
+  Location loc = k.kernel.getLoc();
+  int64_t block = 0, rowSize = 0, rows = 0, rowsPerBlock = 1, threadsPerRow = 0,
+          perThread = 0;
+  bool cacheRow = false;
+  SmallVector<int64_t> reducedShape;
+  RankedTensorType inType;
+  Value partials, rowLen, rowStart;
+  RowThread t;
+  /// The cached input (first reduce's) and the thread's elements of it.
+  Value cachedValue;
+  SmallVector<Value> cached;
+};
+
+LogicalResult RowReduction::readConfig() {
+  FailureOr<int64_t> blk = k.field("block"), rs = k.field("row"),
+                     rc = k.field("rows");
+  if (failed(blk) || failed(rs) || failed(rc))
+    return failure();
+  block = *blk, rowSize = *rs, rows = *rc;
+  if (auto r = k.config.getAs<IntegerAttr>("rows_per_block"))
+    rowsPerBlock = r.getInt();
+  threadsPerRow = rowsPerBlock > 0 ? block / rowsPerBlock : 0;
+  if (auto r = k.config.getAs<IntegerAttr>("threads_per_row"))
+    threadsPerRow = r.getInt();
+  if (block > 1024 || rowsPerBlock < 1 || threadsPerRow < kWarp ||
+      threadsPerRow % kWarp || rowsPerBlock * threadsPerRow != block)
+    return k.kernel.emitError()
+           << "expects a row-reduction block of rows_per_block x "
+              "threads_per_row threads, whole warps per row, at most 1024, "
+              "but got "
+           << k.config;
+  if (auto c = k.config.getAs<IntegerAttr>("cache_row"))
+    cacheRow = c.getInt() != 0;
+  perThread = (rowSize + threadsPerRow - 1) / threadsPerRow;
+  if (cacheRow && (perThread > 32 || !rowReductionCanCacheInput(k.kernel)))
+    return k.kernel.emitError()
+           << "expects cache_row only where a thread holds at most 32 "
+              "elements and the reduced input is read at its own index only "
+              "but got "
+           << perThread << " elements per thread in " << k.config;
+  return success();
+}
+
+Value RowReduction::blockReduce(ReduceKind kind, Value partial) {
+  for (int32_t offset = kWarp / 2; offset > 0; offset /= 2) {
+    auto shuffle = gpu::ShuffleOp::create(b, loc, partial, offset, kWarp,
+                                          gpu::ShuffleMode::XOR);
+    partial = combine(b, loc, kind, partial, shuffle.getShuffleResult());
+  }
+  int64_t warps = threadsPerRow / kWarp;
+  if (warps == 1)
+    return partial; // a warp per row: shuffles only
+  Value base =
+      arith::MulIOp::create(b, loc, t.rowInBlock, indexConstant(b, loc, warps));
+  auto write = scf::IfOp::create(
+      b, loc,
+      cmp(b, loc, arith::CmpIPredicate::eq, t.lane, indexConstant(b, loc, 0)),
+      /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&write.getThenRegion().front());
+    memref::StoreOp::create(
+        b, loc, partial, partials,
+        ValueRange{arith::AddIOp::create(b, loc, base, t.warpInRow)});
+  }
+  gpu::BarrierOp::create(b, loc);
+  // Every thread of the row combines its warps' partials in the same
+  // order, so all hold the same total (a broadcast through shared memory).
+  Value total = memref::LoadOp::create(b, loc, partials, ValueRange{base});
+  for (int64_t w = 1; w < warps; ++w) {
+    Value slot = arith::AddIOp::create(b, loc, base, indexConstant(b, loc, w));
+    total = combine(b, loc, kind, total,
+                    memref::LoadOp::create(b, loc, partials, ValueRange{slot}));
+  }
+  // The next reduction reuses `partials`.
+  gpu::BarrierOp::create(b, loc);
+  return total;
+}
+
+FailureOr<Value> RowReduction::reduceElement(ReduceOp r, Value pos) {
+  auto outShape = cast<ShapedType>(r.getType()).getShape();
+  SmallVector<Value> outIndex =
+      ElementalEmitter::delinearize(b, loc, t.row, outShape);
+  SmallVector<Value> reduced =
+      ElementalEmitter::delinearize(b, loc, pos, reducedShape);
+  SmallVector<Value> inIndex =
+      k.elements.reduceInputIndex(b, loc, r, outIndex, reduced);
+  return k.elements.emit(b, loc, r.getInput(), inIndex);
+}
+
+FailureOr<SmallVector<Value>> RowReduction::atPosition(
+    int64_t j, ValueRange fallback,
+    function_ref<FailureOr<SmallVector<Value>>(Value)> body) {
+  Value pos = position(j);
+  if (cacheRow && (int64_t)cached.size() == perThread)
+    k.elements.bindValue(cachedValue, cached[j]);
+  llvm::scope_exit done([&] {
+    k.elements.unbindValue(cachedValue);
+    // Code cached at one position does not dominate the next.
+    k.elements.clearCache();
+  });
+  if (j + 1 < perThread || !lastIsPartial())
+    return body(pos);
+  Value inRange = cmp(b, loc, arith::CmpIPredicate::ult, pos, rowLen);
+  OpBuilder::InsertionGuard guard(b);
+  if (fallback.empty()) { // a store: the builder adds the terminator
+    auto guarded = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+    b.setInsertionPointToStart(&guarded.getThenRegion().front());
+    return body(pos);
+  }
+  auto guarded = scf::IfOp::create(b, loc, ValueRange(fallback).getTypes(),
+                                   inRange, /*withElse=*/true);
+  b.setInsertionPointToStart(&guarded.getThenRegion().front());
+  FailureOr<SmallVector<Value>> inside = body(pos);
+  if (failed(inside))
+    return failure();
+  scf::YieldOp::create(b, loc, *inside);
+  b.setInsertionPointToStart(&guarded.getElseRegion().front());
+  scf::YieldOp::create(b, loc, fallback);
+  return SmallVector<Value>(guarded.getResults());
+}
+
+FailureOr<Value> RowReduction::reduceRow(ReduceOp r, bool first) {
+  Value init = identity(b, loc, r.getKind());
+  if (!cacheRow) {
+    auto strided = scf::ForOp::create(b, loc, t.inRow, rowLen,
+                                      indexConstant(b, loc, threadsPerRow),
+                                      ValueRange{init});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(strided.getBody());
+    FailureOr<Value> x = reduceElement(r, strided.getInductionVar());
+    if (failed(x))
+      return failure();
+    scf::YieldOp::create(b, loc,
+                         combine(b, loc, r.getKind(),
+                                 strided.getRegionIterArgs().front(),
+                                 toF32(b, loc, *x)));
+    k.elements.clearCache();
+    return strided.getResult(0);
+  }
+  // Unrolled: the first reduction loads its input into `cached`, later ones
+  // (and the epilogue) read the cache through the binding.
+  Value acc = init;
+  Type cachedType;
+  Value zero;
+  if (first) {
+    cachedValue = r.getInput();
+    cachedType = cast<ShapedType>(cachedValue.getType()).getElementType();
+    zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(cachedType));
+  }
+  for (int64_t j = 0; j < perThread; ++j) {
+    SmallVector<Value> fallback = {acc};
+    if (first)
+      fallback.push_back(zero);
+    FailureOr<SmallVector<Value>> next = atPosition(
+        j, fallback, [&](Value pos) -> FailureOr<SmallVector<Value>> {
+          FailureOr<Value> x = reduceElement(r, pos);
+          if (failed(x))
+            return failure();
+          SmallVector<Value> out = {
+              combine(b, loc, r.getKind(), acc, toF32(b, loc, *x))};
+          if (first)
+            out.push_back(*x);
+          return out;
+        });
+    if (failed(next))
+      return failure();
+    acc = (*next)[0];
+    if (first)
+      cached.push_back((*next)[1]);
+  }
+  return acc;
+}
+
+LogicalResult RowReduction::epilogue() {
+  // Whole-row outputs over the row's threads, one-per-row outputs by the
+  // row's first thread; nothing from a thread past the last row.
+  auto activeIf = scf::IfOp::create(b, loc, t.active, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&activeIf.getThenRegion().front());
   ValueRange results =
       k.kernel.getBody().front().getTerminator()->getOperands();
   for (auto [value, buffer] : llvm::zip(results, k.outputs)) {
-    OpBuilder::InsertionGuard guard(b);
+    OpBuilder::InsertionGuard outputGuard(b);
     auto type = cast<ShapedType>(value.getType());
-    Value linear;
-    if (type.getShape() == inType.getShape()) {
-      auto loop = scf::ForOp::create(b, loc, tid, rowLen, step);
+    auto store = [&](Value linear) -> LogicalResult {
+      FailureOr<Value> s = k.elements.emitLinear(b, loc, value, linear);
+      if (failed(s))
+        return failure();
+      memref::StoreOp::create(b, loc, *s, buffer, linear);
+      return success();
+    };
+    if (type.getShape() == inType.getShape() && cacheRow) {
+      for (int64_t j = 0; j < perThread; ++j)
+        if (failed(atPosition(
+                j, {}, [&](Value pos) -> FailureOr<SmallVector<Value>> {
+                  if (failed(
+                          store(arith::AddIOp::create(b, loc, rowStart, pos))))
+                    return failure();
+                  return SmallVector<Value>();
+                })))
+          return failure();
+    } else if (type.getShape() == inType.getShape()) {
+      auto loop = scf::ForOp::create(b, loc, t.inRow, rowLen,
+                                     indexConstant(b, loc, threadsPerRow));
       b.setInsertionPointToStart(loop.getBody());
-      linear = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, row, rowLen),
-          loop.getInductionVar());
-    } else if (type.getNumElements() == *rows) {
-      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          tid, indexConstant(b, loc, 0));
-      auto once = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+      if (failed(store(
+              arith::AddIOp::create(b, loc, rowStart, loop.getInductionVar()))))
+        return failure();
+    } else if (type.getNumElements() == rows) {
+      auto once = scf::IfOp::create(b, loc,
+                                    cmp(b, loc, arith::CmpIPredicate::eq,
+                                        t.inRow, indexConstant(b, loc, 0)),
+                                    /*withElse=*/false);
       b.setInsertionPointToStart(&once.getThenRegion().front());
-      linear = row;
+      if (failed(store(t.row)))
+        return failure();
     } else {
       return k.kernel.emitError()
              << "expects row-reduction outputs of one value per row or a "
                 "whole row but got "
              << type;
     }
-    FailureOr<Value> s = k.elements.emitLinear(b, loc, value, linear);
-    if (failed(s))
-      return failure();
-    memref::StoreOp::create(b, loc, *s, buffer, linear);
     k.elements.clearCache();
   }
-  k.elements.clearBindings();
-  b.setInsertionPointAfter(rowLoop);
   return success();
+}
+
+LogicalResult RowReduction::emit() {
+  if (failed(readConfig()))
+    return failure();
+  SmallVector<ReduceOp> reduces;
+  k.kernel.walk([&](ReduceOp r) { reduces.push_back(r); });
+  if (reduces.empty())
+    return k.kernel.emitError() << "expects a reduction in a row-reduction "
+                                   "kernel but got none";
+  inType = cast<RankedTensorType>(reduces.front().getInput().getType());
+  for (int64_t a : reduces.front().getAxes())
+    reducedShape.push_back(inType.getDimSize(a));
+  if (inType.getNumElements() != rows * rowSize)
+    return k.kernel.emitError()
+           << "expects " << rows << " rows of " << rowSize
+           << " elements but got an input of " << inType.getNumElements();
+
+  if (threadsPerRow > kWarp) {
+    auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                            gpu::AddressSpace::Workgroup);
+    partials = k.func.addWorkgroupAttribution(
+        MemRefType::get({kWarp}, b.getF32Type(), MemRefLayoutAttrInterface(),
+                        space),
+        loc);
+  }
+  t.tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tpr = indexConstant(b, loc, threadsPerRow);
+  t.inRow = arith::RemUIOp::create(b, loc, t.tid, tpr);
+  t.rowInBlock = arith::DivUIOp::create(b, loc, t.tid, tpr);
+  Value warp = indexConstant(b, loc, kWarp);
+  t.lane = arith::RemUIOp::create(b, loc, t.tid, warp);
+  t.warpInRow = arith::DivUIOp::create(b, loc, t.inRow, warp);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  rowLen = indexConstant(b, loc, rowSize);
+  int64_t groups = (rows + rowsPerBlock - 1) / rowsPerBlock;
+
+  // Uniform over the block: every thread runs every group and barrier.
+  auto groupLoop =
+      scf::ForOp::create(b, loc, bid, indexConstant(b, loc, groups), grid);
+  b.setInsertionPointToStart(groupLoop.getBody());
+  Value wanted = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, groupLoop.getInductionVar(),
+                            indexConstant(b, loc, rowsPerBlock)),
+      t.rowInBlock);
+  Value lastRow = indexConstant(b, loc, rows - 1);
+  t.active = cmp(b, loc, arith::CmpIPredicate::ule, wanted, lastRow);
+  t.row = arith::MinUIOp::create(b, loc, wanted, lastRow);
+  rowStart = arith::MulIOp::create(b, loc, t.row, rowLen);
+
+  for (auto [i, r] : llvm::enumerate(reduces)) {
+    FailureOr<Value> partial = reduceRow(r, i == 0);
+    if (failed(partial))
+      return failure();
+    Value total = blockReduce(r.getKind(), *partial);
+    if (r.getKind() == ReduceKind::mean)
+      total = arith::DivFOp::create(
+          b, loc, total,
+          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(float(rowSize))));
+    k.elements.bindValue(r.getResult(),
+                         fromF32(b, loc, total, r.getType().getElementType()));
+  }
+  if (failed(epilogue()))
+    return failure();
+  k.elements.clearBindings();
+  k.elements.clearCache();
+  b.setInsertionPointAfter(groupLoop);
+  return success();
+}
+
+} // namespace
+
+LogicalResult cuda::emitRowReductionKernel(OpBuilder &b, KernelContext &k) {
+  return RowReduction(b, k).emit();
 }

@@ -7,28 +7,65 @@
 // RUN: bwc-compile %s --target=cuda --emit=ptx -o - | FileCheck %s --check-prefix=NOLIB
 // NOLIB-NOT: __nv_
 
-// Tests that a matmul is thread-per-output with the K loop inside.
 // GPU: gpu.module @bwc_kernels
+
+// Tests that short f16 rows (96) get a warp per row, 8 rows per block:
+// shuffles only (no shared memory, no barrier), the row in registers (3
+// loads per thread, unrolled).
+// GPU-LABEL: gpu.func @main_k4_reduce_bwc
+// GPU-NOT: workgroup
+// GPU-SAME: cache_row = 1
+// GPU-SAME: rows_per_block = 8 : i64, threads_per_row = 32 : i64
+// GPU: gpu.shuffle  xor
+// GPU-NOT: gpu.barrier
+// PTX-LABEL: .visible .entry main_k4_reduce_bwc(
+// PTX-COUNT-3: ld.global.b16
+// PTX-NOT: ld.global
+// PTX: shfl.sync.bfly.b32
+// PTX-NOT: bar.sync
+
+// Tests that a LayerNorm (row 200: 64 threads per row, 4 rows per block)
+// reads its row once (4 loads per thread, the last guarded), the second
+// reduction and the epilogue from registers, and gamma separately (4 more
+// loads in the epilogue).
+// GPU-LABEL: gpu.func @main_k3_fusion_reduction_bwc
+// GPU-SAME: workgroup
+// GPU-SAME: cache_row = 1
+// GPU-SAME: rows_per_block = 4 : i64, threads_per_row = 64 : i64
+// PTX-LABEL: .visible .entry main_k3_fusion_reduction_bwc(
+// PTX-COUNT-4: ld.global.b32
+// PTX: bar.sync
+// PTX-COUNT-4: ld.global.b32
+// PTX-NOT: ld.global
+// PTX: st.global
+
+// Tests that a matmul is thread-per-output with the K loop inside.
 // GPU-LABEL: gpu.func @main_k2_matmul_bwc
 // GPU-SAME: emitter = "thread_per_output"
 // GPU: scf.for
 // GPU: scf.for
-// PTX: .visible .entry main_k2_matmul_bwc(
+// PTX-LABEL: .visible .entry main_k2_matmul_bwc(
 // PTX: mul.rn.f32
 // PTX-NEXT: add.rn.f32
 
-// Tests that softmax is one block per row: strided loop, xor shuffles,
-// shared memory across warps between barriers, the reductions bound.
+// Tests that softmax is one block per row: the row in registers (4 loads
+// per thread, a single pass over DRAM: max, sum and the epilogue reuse
+// them), xor shuffles, shared memory across warps between barriers, the
+// reductions bound.
 // GPU-LABEL: gpu.func @main_k1_fusion_reduction_bwc
 // GPU-SAME: workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: cache_row = 1
 // GPU-SAME: emitter = "row_reduction"
 // GPU: gpu.shuffle  xor
 // GPU: gpu.barrier
 // GPU: memref.load %[[SMEM]]
-// PTX: .visible .entry main_k1_fusion_reduction_bwc(
+// PTX-LABEL: .visible .entry main_k1_fusion_reduction_bwc(
 // PTX: .shared .align 4 .b8
+// PTX-COUNT-4: ld.global.b32
+// PTX-NOT: ld.global
 // PTX: shfl.sync.bfly.b32
 // PTX: bar.sync
+// PTX-NOT: ld.global
 
 // Tests that the elementwise kernel is a grid-stride loop of 4-wide groups
 // whose result goes out as one aligned vector store (st.global.v4), with
@@ -39,10 +76,10 @@
 // GPU: scf.for
 // GPU: vector.from_elements {{.*}} : vector<4xf32>
 // GPU: vector.store {{.*}} {alignment = 16 : i64} : memref<4096xf32>, vector<4xf32>
-// PTX: .visible .entry main_k0_fusion_loop_bwc(
+// PTX-LABEL: .visible .entry main_k0_fusion_loop_bwc(
 // PTX: ld.global.v4
 // PTX: st.global.v4
-func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024xf32>, %c: tensor<64x48xf32>, %w: tensor<48x32xf32>) -> (tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>) {
+func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024xf32>, %c: tensor<64x48xf32>, %w: tensor<48x32xf32>, %ln: tensor<30x200xf32>, %g: tensor<200xf32>, %sr: tensor<1000x96xf16>) -> (tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>) {
   %0 = bwc.binary add %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   %1 = bwc.unary tanh %0 : (tensor<64x64xf32>) -> tensor<64x64xf32>
   %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<16x1024xf32>) -> tensor<16x1xf32>
@@ -51,5 +88,13 @@ func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024
   %s = bwc.reduce sum %e axes = [1] keepdims = true : (tensor<16x1024xf32>) -> tensor<16x1xf32>
   %r = bwc.binary div %e, %s : (tensor<16x1024xf32>, tensor<16x1xf32>) -> tensor<16x1024xf32>
   %mm = bwc.matmul %c, %w : (tensor<64x48xf32>, tensor<48x32xf32>) -> tensor<64x32xf32>
-  return %1, %r, %mm : tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>
+  %lm = bwc.reduce mean %ln axes = [1] keepdims = true : (tensor<30x200xf32>) -> tensor<30x1xf32>
+  %ld = bwc.binary sub %ln, %lm : (tensor<30x200xf32>, tensor<30x1xf32>) -> tensor<30x200xf32>
+  %lq = bwc.binary mul %ld, %ld : (tensor<30x200xf32>, tensor<30x200xf32>) -> tensor<30x200xf32>
+  %lv = bwc.reduce mean %lq axes = [1] keepdims = true : (tensor<30x200xf32>) -> tensor<30x1xf32>
+  %ls = bwc.unary sqrt %lv : (tensor<30x1xf32>) -> tensor<30x1xf32>
+  %lz = bwc.binary div %ld, %ls : (tensor<30x200xf32>, tensor<30x1xf32>) -> tensor<30x200xf32>
+  %ly = bwc.binary mul %lz, %g : (tensor<30x200xf32>, tensor<200xf32>) -> tensor<30x200xf32>
+  %sm = bwc.reduce sum %sr axes = [1] keepdims = true : (tensor<1000x96xf16>) -> tensor<1000x1xf16>
+  return %1, %r, %mm, %ly, %sm : tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>
 }
