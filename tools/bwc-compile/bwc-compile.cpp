@@ -5,6 +5,7 @@
 // artifact file that bwc-run executes.
 //
 //===----------------------------------------------------------------------===//
+#include "bwc/Analysis/AccessModel.h"
 #include "bwc/Analysis/CostModel.h"
 #include "bwc/Import/ONNX/Importer.h"
 #include "bwc/InitAll.h"
@@ -86,6 +87,17 @@ static cl::opt<std::string>
                   cl::desc("With --memory-budget: greedy, checkpoints or "
                            "best (both, the cheaper one)"),
                   cl::init("best"));
+static cl::opt<std::string>
+    tile("tile",
+         cl::desc("default: bwc-tile picks each CUDA kernel's configuration "
+                  "with the access model; none: bwc-configure-kernels' "
+                  "defaults (also the configuration the report's coalescing "
+                  "figures assume, for either target)"),
+         cl::init("default"));
+static cl::opt<std::string> tileEmitters(
+    "tile-emitters",
+    cl::desc("The emitters bwc-tile may choose, comma-separated (default: "
+             "those the CUDA target has; see docs/passes/bwc-tile.md)"));
 static cl::opt<bool> report("report",
                             cl::desc("Print the per-kernel static report"));
 static cl::opt<std::string> reportJson("report-json",
@@ -93,6 +105,56 @@ static cl::opt<std::string> reportJson("report-json",
                                        cl::value_desc("file"));
 
 namespace {
+
+/// The access model's figures (docs/analysis/access-model.md): each
+/// outlined kernel's coalescing efficiency by name, and the program's.
+struct Coalescing {
+  llvm::StringMap<double> kernels;
+  double total = 1;
+  /// The figure of compiled kernel `index` (outlined as main_k<index>_...).
+  std::optional<double> of(size_t index) const {
+    std::string prefix = "main_k" + std::to_string(index) + "_";
+    for (const auto &k : kernels)
+      if (StringRef(k.getKey()).starts_with(prefix))
+        return k.getValue();
+    return std::nullopt;
+  }
+};
+
+/// Configures a copy of the outlined kernels as the CUDA target does
+/// (bwc-configure-kernels, then bwc-tile unless --tile=none) and runs the
+/// access model on each, whatever the target.
+FailureOr<Coalescing> measureCoalescing(ModuleOp module) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext());
+  mlir::bwc::ConfigureKernelsPassOptions configure;
+  configure.smCount = smCount;
+  pm.addPass(mlir::bwc::createConfigureKernelsPass(configure));
+  if (tile == "default") {
+    mlir::bwc::TilePassOptions options;
+    options.smCount = smCount;
+    if (!tileEmitters.empty())
+      options.emitters = tileEmitters;
+    pm.addPass(mlir::bwc::createTilePass(options));
+  }
+  if (failed(pm.run(*copy)))
+    return failure();
+  Coalescing c;
+  std::vector<mlir::bwc::KernelCoalescing> all;
+  for (auto kernel : copy->getOps<func::FuncOp>()) {
+    auto config = kernel->getAttrOfType<DictionaryAttr>("bwc.config");
+    if (!config)
+      continue;
+    FailureOr<mlir::bwc::KernelCoalescing> k =
+        mlir::bwc::analyzeCoalescing(kernel, config);
+    if (failed(k))
+      return failure();
+    c.kernels[kernel.getName()] = k->efficiency();
+    all.push_back(std::move(*k));
+  }
+  c.total = mlir::bwc::programCoalescing(all);
+  return c;
+}
 
 /// The arena plan's figures, from the attributes bwc-plan-buffers sets.
 struct Memory {
@@ -152,8 +214,14 @@ llvm::json::Object costToJson(const mlir::bwc::ProgramCost &p) {
 /// kernels), the unfused baseline beside them and the ratios.
 llvm::json::Value reportToJson(const mlir::bwc::ProgramCost &unfused,
                                const mlir::bwc::ProgramCost &compiled,
-                               const Memory &memory) {
+                               const Memory &memory,
+                               const Coalescing &coalescing) {
   llvm::json::Object root = costToJson(compiled);
+  for (auto [i, k] : llvm::enumerate(*root.getArray("kernels")))
+    if (std::optional<double> c = coalescing.of(i))
+      (*k.getAsObject())["coalescing"] = *c;
+  (*root.getObject("totals"))["coalescing_efficiency"] = coalescing.total;
+  root["tile"] = std::string(tile);
   root["memory"] = llvm::json::Object{
       {"arena_bytes", memory.arena},
       {"lower_bound_bytes", memory.lowerBound},
@@ -183,24 +251,29 @@ llvm::json::Value reportToJson(const mlir::bwc::ProgramCost &unfused,
 }
 
 void printTable(StringRef title, const mlir::bwc::ProgramCost &p,
-                llvm::raw_ostream &os) {
+                llvm::raw_ostream &os,
+                const Coalescing *coalescing = nullptr) {
   os << "== " << title << "\n";
-  os << llvm::format("%-4s %-18s %13s %13s %13s %8s  %s\n", "#", "kernel",
-                     "bytes read", "bytes written", "flops", "flop/B", "ops");
-  for (auto [i, k] : llvm::enumerate(p.kernels))
-    os << llvm::format("%-4zu %-18s %13llu %13llu %13llu %8.2f  %s\n", i,
+  os << llvm::format("%-4s %-18s %13s %13s %13s %8s %10s  %s\n", "#",
+                     "kernel", "bytes read", "bytes written", "flops",
+                     "flop/B", "coalescing", "ops");
+  for (auto [i, k] : llvm::enumerate(p.kernels)) {
+    std::optional<double> c = coalescing ? coalescing->of(i) : std::nullopt;
+    os << llvm::format("%-4zu %-18s %13llu %13llu %13llu %8.2f %10s  %s\n", i,
                        k.name.c_str(), (unsigned long long)k.bytesRead,
                        (unsigned long long)k.bytesWritten,
                        (unsigned long long)k.flops, k.intensity(),
+                       c ? llvm::formatv("{0:f3}", *c).str().c_str() : "-",
                        k.ops.c_str());
+  }
 }
 
 void printReport(const mlir::bwc::ProgramCost &unfused,
                  const mlir::bwc::ProgramCost &compiled, const Memory &memory,
-                 llvm::raw_ostream &os) {
+                 const Coalescing &coalescing, llvm::raw_ostream &os) {
   printTable("unfused (one kernel per op)", unfused, os);
   printTable(fusion == "none" ? "compiled (--fusion=none)" : "fused", compiled,
-             os);
+             os, &coalescing);
   auto line = [&](StringRef what, const mlir::bwc::ProgramCost &p) {
     os << llvm::format("%-10s %6zu kernels %14llu DRAM bytes %14llu "
                        "intermediate bytes %10.1f us at %.0f GB/s\n",
@@ -219,6 +292,9 @@ void printReport(const mlir::bwc::ProgramCost &unfused,
                        double(unfused.bytes()) / compiled.bytes(),
                        100.0 * (1.0 - double(compiled.bytes()) /
                                           std::max<uint64_t>(1, unfused.bytes())));
+  os << llvm::format("coalescing %.3f (bytes-weighted, CUDA configuration, "
+                     "--tile=%s)\n",
+                     coalescing.total, tile.c_str());
   auto ratio = [](int64_t a, int64_t b) { return b ? double(a) / b : 0.0; };
   os << "== memory (intermediates, in launch order)\n"
      << llvm::format("arena %lld bytes (%s), lower bound %lld bytes "
@@ -272,6 +348,11 @@ OwningOpRef<ModuleOp> load(MLIRContext &ctx) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "bwc compiler: ONNX to artifact\n");
+  if (tile != "default" && tile != "none") {
+    llvm::errs() << "bwc-compile: unknown --tile '" << tile
+                 << "' (expected default or none)\n";
+    return 1;
+  }
   if (target != "cpu" && target != "cuda") {
     llvm::errs() << "bwc-compile: unknown --target '" << target
                  << "' (expected cpu or cuda)\n";
@@ -385,12 +466,17 @@ int main(int argc, char **argv) {
     return 1;
   artifact->target = target;
   program.erase();
+  FailureOr<Coalescing> coalescing = measureCoalescing(*module);
+  if (failed(coalescing))
+    return 1;
 
   if (target == "cuda") {
     // Kernels: gpu.func per kernel, PTX, cubin when ptxas is installed.
     mlir::bwc::CudaOptions cuda;
     cuda.smCount = smCount;
     cuda.cubin = emit == "artifact";
+    cuda.tile = tile == "default";
+    cuda.tileEmitters = tileEmitters;
     std::string gpuText;
     if (failed(mlir::bwc::emitCudaCode(*module, *artifact, cuda,
                                        emit == "gpu" ? &gpuText : nullptr)))
@@ -422,12 +508,12 @@ int main(int argc, char **argv) {
     artifact->code = std::move(*code);
   }
 
-  llvm::json::Value json = reportToJson(unfused, compiled, memory);
+  llvm::json::Value json = reportToJson(unfused, compiled, memory, *coalescing);
   std::string jsonText;
   llvm::raw_string_ostream(jsonText) << llvm::formatv("{0:2}", json);
   artifact->report = jsonText;
   if (report)
-    printReport(unfused, compiled, memory, llvm::outs());
+    printReport(unfused, compiled, memory, *coalescing, llvm::outs());
   if (!reportJson.empty()) {
     std::string err;
     auto out = openOutputFile(reportJson, &err);

@@ -258,6 +258,13 @@ LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
   ConfigureKernelsPassOptions config;
   config.smCount = options.smCount;
   configure.addPass(createConfigureKernelsPass(config));
+  if (options.tile) {
+    TilePassOptions tile;
+    tile.smCount = options.smCount;
+    if (!options.tileEmitters.empty())
+      tile.emitters = options.tileEmitters;
+    configure.addPass(createTilePass(tile));
+  }
   if (failed(configure.run(module)))
     return failure();
 

@@ -27,6 +27,11 @@ struct CudaOptions {
   std::string ptxas;
   /// Whether to run ptxas at all (no cubin when false).
   bool cubin = true;
+  /// Whether bwc-tile refines the default configurations with the access
+  /// model (bwc-compile --tile=default|none).
+  bool tile = true;
+  /// The emitters bwc-tile may choose (empty: the pass's default list).
+  std::string tileEmitters;
 };
 
 /// Registers and loads the dialects and translations the CUDA target uses.
