@@ -85,6 +85,12 @@ Policy classify(Operation *op) {
   return Policy::Deny;
 }
 
+/// Elementwise ops fuse into one kernel: the values between them stay in
+/// registers and never reach memory.
+bool isElementwise(Operation *op) {
+  return isa<UnaryOp, BinaryOp, SelectOp>(op);
+}
+
 bool isF32(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
   return t && t.getElementType().isF32();
@@ -259,7 +265,7 @@ public:
       for (Value v : op->getOperands()) {
         if (!isFloatTensor(v) || v.getDefiningOp<ConstantOp>())
           continue;
-        if (elementType(v) == low)
+        if (elementType(v) == low || inRegisters.contains(v))
           anyLow = true;
         else if (isF32(v))
           allLow = false;
@@ -267,6 +273,14 @@ public:
       useLow = anyLow && allLow;
       break;
     }
+    }
+    // Elementwise arithmetic computes in f32 (registers cost no bytes) and
+    // rounds once, where its chain ends and the value is stored: a conv's
+    // epilogue (scale, shift, activation) otherwise rounds after every op.
+    if (useLow && isElementwise(op) &&
+        llvm::all_of(op->getResults(), [](Value r) { return isF32(r); })) {
+      widenElementwise(op);
+      return;
     }
     Type from = useLow ? Type(Float32Type::get(op->getContext())) : low;
     Type to = useLow ? low : Type(Float32Type::get(op->getContext()));
@@ -300,6 +314,30 @@ public:
   llvm::DenseSet<Value> lowered;
 
 private:
+  /// Computes elementwise `op` in f32 from its widened low operands. A
+  /// result read only by elementwise ops stays f32 (`inRegisters`, low
+  /// precision for the follow rule); any other result is rounded to the low
+  /// type right after `op`, and every user reads the rounded value.
+  void widenElementwise(Operation *op) {
+    Type f32 = Float32Type::get(op->getContext());
+    for (OpOperand &operand : op->getOpOperands())
+      if (isFloatTensor(operand.get()) && elementType(operand.get()) == low)
+        operand.set(convert(operand.get(), f32));
+    for (OpResult r : op->getResults()) {
+      bool interior = r.hasOneUse() && isElementwise(*r.getUsers().begin());
+      if (interior) {
+        inRegisters.insert(r);
+        continue;
+      }
+      Value rounded = convert(r, low);
+      r.replaceAllUsesExcept(rounded, rounded.getDefiningOp());
+      lowered.insert(rounded);
+    }
+  }
+
+  /// f32 results of elementwise ops that only elementwise ops read.
+  llvm::DenseSet<Value> inRegisters;
+
   FloatType low;
   bool lowIO;
   llvm::DenseMap<std::pair<Value, Type>, Value> cache;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU-check tooling, run on the CPU: the four microbenchmarks
-# (make_microbenchmarks.py at 64x256) compiled for the CPU and checked
-# against their numpy references; compare-fusion.sh --target=cpu; then
+# (make_microbenchmarks.py at 64x256, fp32 and bf16) compiled for the CPU
+# and checked against their numpy references; compare-fusion.sh --target=cpu; then
 # prepare-gpu-check.sh (CPU target, microbenchmarks only) and gpu-check.sh
 # with the fake CUDA driver for the smoke artifact and canned peer figures,
 # down to its one table. About 30 s on 2 cores.
@@ -14,12 +14,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$src"
 
-echo "== microbenchmarks at 64x256 on the CPU"
-"$PYTHON" python/make_microbenchmarks.py "$tmp/mb" --rows 64 --cols 256 > "$tmp/mb.txt"
-[ "$(wc -l < "$tmp/mb.txt")" -eq 4 ]
+echo "== microbenchmarks at 64x256 on the CPU (fp32 at 1e-5, bf16 at 3e-2)"
+"$PYTHON" python/make_microbenchmarks.py "$tmp/mb" --rows 64 --cols 256 --bf16 > "$tmp/mb.txt"
+[ "$(wc -l < "$tmp/mb.txt")" -eq 8 ]
 while read -r dir; do
+  tol=1e-5; case $dir in *bf16) tol=3e-2 ;; esac
   "$build/bin/bwc-compile" "$dir/model.onnx" --target=cpu -o "$dir/m.bwc"
-  "$build/bin/bwc-run" "$dir/m.bwc" --check "$dir" --tolerance=1e-5 --quiet
+  "$build/bin/bwc-run" "$dir/m.bwc" --check "$dir" --tolerance=$tol --quiet
 done < "$tmp/mb.txt"
 # A wrong reference must fail (the check can fail).
 cp "$tmp/mb/softmax_fp32/test_data_set_0/input_0.pb" \

@@ -4,7 +4,11 @@
 // the shape without the reduced axes (linalg output maps must be projected
 // permutations); keepdims re-inserts the unit dims with tensor.expand_shape.
 // The init is the reduction's identity, so reducing a zero-size dim yields
-// it (and mean's 0 / 0 gives NaN for floats).
+// it (and mean's 0 / 0 gives NaN for floats). f16/bf16 sums, means and
+// products accumulate in f32 (or the op's `acc_type`) and round once at the
+// end, like the elemental emitter (ElementalEmitter::accumulatorType), so
+// both CPU code paths and the CUDA target agree; max/min are exact in the
+// element type.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -110,18 +114,30 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     Type t = signlessType(elt);
     int64_t rank = inType.getRank();
 
+    bool exact =
+        op.getKind() == ReduceKind::max || op.getKind() == ReduceKind::min;
+    Type acc = t;
+    if (auto attr = op->getAttrOfType<TypeAttr>("acc_type"); attr && !exact)
+      acc = attr.getValue();
+    else if (!exact && (elt.isF16() || elt.isBF16()))
+      acc = Float32Type::get(ctx);
+    // The combining function sees the accumulator's type for floats and
+    // the bwc type (its signedness) for integers.
+    Type accElt = isa<FloatType>(acc) ? acc : elt;
+
     BinaryFn combine;
     TypedAttr identity;
     switch (op.getKind()) {
     case ReduceKind::sum:
     case ReduceKind::mean:
       combine = BinaryFn::add;
-      identity = cast<TypedAttr>(rewriter.getZeroAttr(t));
+      identity = cast<TypedAttr>(rewriter.getZeroAttr(acc));
       break;
     case ReduceKind::prod:
       combine = BinaryFn::mul;
-      identity = isa<FloatType>(t) ? TypedAttr(rewriter.getFloatAttr(t, 1.0))
-                                   : TypedAttr(rewriter.getIntegerAttr(t, 1));
+      identity = isa<FloatType>(acc)
+                     ? TypedAttr(rewriter.getFloatAttr(acc, 1.0))
+                     : TypedAttr(rewriter.getIntegerAttr(acc, 1));
       break;
     case ReduceKind::max:
       combine = BinaryFn::max;
@@ -142,17 +158,22 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
             rewriter, loc, TypeRange{init.getType()}, adaptor.getInput(),
             ValueRange{init}, maps, reductionIterators(rank, axes),
             [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = acc == t ? args[0] : emitCast(b, l, args[0], elt, acc);
               linalg::YieldOp::create(
-                  b, l, emitBinary(b, l, combine, args[1], args[0], elt));
+                  b, l, emitBinary(b, l, combine, args[1], x, accElt));
             })
             .getResult(0);
 
-    if (op.getKind() == ReduceKind::mean) {
+    // The mean's division (in the accumulator) and the final rounding to
+    // the element type, one elementwise generic.
+    if (op.getKind() == ReduceKind::mean || acc != t) {
       int64_t count = 1;
       for (int64_t a : axes)
         count *= inType.getShape()[a];
       // Integer division by zero is undefined: an empty integer mean stays 0.
-      if (count != 0 || isa<FloatType>(t)) {
+      bool divide = op.getKind() == ReduceKind::mean &&
+                    (count != 0 || isa<FloatType>(t));
+      if (divide || acc != t) {
         SmallVector<AffineMap> idMaps(
             2, AffineMap::getMultiDimIdentityMap(kept.size(), ctx));
         Value out = tensor::EmptyOp::create(rewriter, loc, kept, t);
@@ -163,9 +184,13 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
                 SmallVector<utils::IteratorType>(kept.size(),
                                                  utils::IteratorType::parallel),
                 [&](OpBuilder &b, Location l, ValueRange args) {
-                  Value n = emitConstant(b, l, t, (double)count);
+                  Value x = args[0];
+                  if (divide)
+                    x = emitBinary(b, l, BinaryFn::div, x,
+                                   emitConstant(b, l, acc, (double)count),
+                                   accElt);
                   linalg::YieldOp::create(
-                      b, l, emitBinary(b, l, BinaryFn::div, args[0], n, elt));
+                      b, l, acc == t ? x : emitCast(b, l, x, acc, elt));
                 })
                 .getResult(0);
       }

@@ -140,3 +140,30 @@ func.func @argmin_last(%x: tensor<4x8xui8>) -> tensor<1x8xi64> {
   %0 = bwc.arg_reduce argmin %x axis = 0 keepdims = true select_last_index = true : (tensor<4x8xui8>) -> tensor<1x8xi64>
   return %0 : tensor<1x8xi64>
 }
+
+// -----
+
+// Tests that a bf16 mean accumulates in f32 (f32 init, each element
+// extended) and rounds once after the division, and that a bf16 max stays
+// in bf16 (exact).
+// CHECK-LABEL: func.func @mean_bf16
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<3x4xbf16>) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.addf %{{.*}} : f32
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<3xf32>) outs(%{{.*}} : tensor<3xbf16>)
+// CHECK: arith.divf %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK-LABEL: func.func @max_f16
+// CHECK: linalg.fill ins(%{{.*}} : f16) outs(%{{.*}} : tensor<3xf16>)
+// CHECK: arith.maximumf %{{.*}} : f16
+// CHECK-NOT: arith.truncf
+func.func @mean_bf16(%x: tensor<3x4xbf16>) -> tensor<3xbf16> {
+  %0 = bwc.reduce mean %x axes = [1] keepdims = false : (tensor<3x4xbf16>) -> tensor<3xbf16>
+  return %0 : tensor<3xbf16>
+}
+func.func @max_f16(%x: tensor<3x4xf16>) -> tensor<3xf16> {
+  %0 = bwc.reduce max %x axes = [1] keepdims = false : (tensor<3x4xf16>) -> tensor<3xf16>
+  return %0 : tensor<3xf16>
+}
