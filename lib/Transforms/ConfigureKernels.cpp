@@ -44,7 +44,9 @@ struct RowShape {
 
 /// Whether the row-reduction emitter computes `kernel` exactly; fills
 /// `shape` when it does.
-bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
+/// The kernel's reductions, in order; empty when there are none or when
+/// it also holds an arg_reduce, matmul, conv or pool.
+SmallVector<ReduceOp> plainReductions(func::FuncOp kernel) {
   SmallVector<ReduceOp> reduces;
   bool other = false;
   kernel.walk([&](Operation *op) {
@@ -53,7 +55,47 @@ bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
     else if (isa<ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op))
       other = true;
   });
-  if (reduces.empty() || other)
+  if (other)
+    reduces.clear();
+  return reduces;
+}
+
+/// Whether every value computed from `seeds` is elementwise on `shape`, so
+/// a driver that binds the seeds' elements at one index is only asked for
+/// that index. Reductions reading such a value are skipped (their results
+/// are bound by the driver); with `reductionsAreSeeds`, a reduction result
+/// is a seed and no reduction may read a value computed from one.
+bool elementwiseFrom(func::FuncOp kernel, llvm::SmallPtrSet<Value, 16> derived,
+                     ArrayRef<int64_t> shape, bool reductionsAreSeeds) {
+  auto shaped = [&](Value v) {
+    return cast<ShapedType>(v.getType()).getShape() == shape;
+  };
+  for (Operation &op : kernel.getBody().front()) {
+    bool fromSeed = llvm::any_of(op.getOperands(),
+                                 [&](Value v) { return derived.contains(v); });
+    if (auto r = dyn_cast<ReduceOp>(op)) {
+      if (reductionsAreSeeds && fromSeed)
+        return false;
+      if (reductionsAreSeeds)
+        derived.insert(r.getResult());
+      continue;
+    }
+    if (isa<func::ReturnOp>(op) || !fromSeed)
+      continue;
+    if (!isa<UnaryOp, CastOp, BinaryOp, SelectOp>(op) ||
+        op.getNumResults() != 1 || !shaped(op.getResult(0)))
+      return false;
+    for (Value v : op.getOperands())
+      if (derived.contains(v) && !shaped(v))
+        return false;
+    derived.insert(op.getResult(0));
+  }
+  return true;
+}
+
+bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
+  SmallVector<ReduceOp> reduces = plainReductions(kernel);
+  if (reduces.empty())
     return false;
   auto inType = cast<RankedTensorType>(reduces.front().getInput().getType());
   ArrayRef<int64_t> axes = reduces.front().getAxes();
@@ -217,6 +259,23 @@ struct ConfigureKernelsPass
       set("row", row.row);
       set("rows", row.rows);
       set("elements_per_thread", l.perThread);
+    } else if (fitsColumnReduction(kernel)) {
+      // 32 adjacent outputs per block (one coalesced warp access per
+      // reduced position), up to 8 slices of the reduced positions.
+      auto r = *kernel.getOps<ReduceOp>().begin();
+      int64_t reduced = r.getInput().getType().getNumElements() /
+                        std::max<int64_t>(1, r.getType().getNumElements());
+      int64_t slices =
+          std::clamp<int64_t>(llvm::PowerOf2Ceil(reduced), 1,
+                              std::min<int64_t>(8, maxThreads / 32));
+      int64_t block = 32 * slices;
+      int64_t grid = strideGrid(ceilDiv(maxElements, 32) * block, block);
+      emitter("column_reduction");
+      set("block", block);
+      set("grid", grid);
+      set("columns_per_block", 32);
+      set("slices", slices);
+      set("elements_per_thread", ceilDiv(reduced, slices));
     } else {
       int64_t block = loopBlock;
       int64_t grid = strideGrid(maxElements, block);
@@ -253,32 +312,39 @@ struct ConfigureKernelsPass
 } // namespace
 
 bool mlir::bwc::rowReductionCanCacheInput(func::FuncOp kernel) {
-  ReduceOp first;
-  kernel.walk([&](ReduceOp r) {
-    if (!first)
-      first = r;
-  });
-  if (!first)
+  SmallVector<ReduceOp> reduces = plainReductions(kernel);
+  if (reduces.empty())
     return false;
-  ArrayRef<int64_t> shape = first.getInput().getType().getShape();
-  auto rowShaped = [&](Value v) {
-    return cast<ShapedType>(v.getType()).getShape() == shape;
-  };
+  Value input = reduces.front().getInput();
   // Values computed from the cached input other than through a reduction
   // (whose result the driver binds): all elementwise on the input shape.
-  llvm::SmallPtrSet<Value, 16> derived = {first.getInput()};
-  for (Operation &op : kernel.getBody().front()) {
-    if (isa<ReduceOp, func::ReturnOp>(op) ||
-        !llvm::any_of(op.getOperands(),
-                      [&](Value v) { return derived.contains(v); }))
-      continue;
-    if (!isa<UnaryOp, CastOp, BinaryOp, SelectOp>(op) ||
-        op.getNumResults() != 1 || !rowShaped(op.getResult(0)))
+  return elementwiseFrom(kernel, {input},
+                         cast<ShapedType>(input.getType()).getShape(),
+                         /*reductionsAreSeeds=*/false);
+}
+
+bool mlir::bwc::fitsColumnReduction(func::FuncOp kernel) {
+  SmallVector<ReduceOp> reduces = plainReductions(kernel);
+  if (reduces.empty())
+    return false;
+  ReduceOp first = reduces.front();
+  auto inType = first.getInput().getType();
+  int64_t rank = inType.getRank();
+  if (rank == 0 || first.getAxes().empty() ||
+      llvm::is_contained(first.getAxes(), rank - 1))
+    return false;
+  for (ReduceOp r : reduces) {
+    Type e = r.getInput().getType().getElementType();
+    if (r.getInput().getType() != inType || r.getAxes() != first.getAxes() ||
+        r.getType() != first.getType() ||
+        !(e.isF16() || e.isBF16() || e.isF32()))
       return false;
-    for (Value v : op.getOperands())
-      if (derived.contains(v) && !rowShaped(v))
-        return false;
-    derived.insert(op.getResult(0));
   }
-  return true;
+  // Each reduction is bound to one scalar per output: values computed from
+  // one are elementwise on the result shape and no reduction reads one.
+  ArrayRef<int64_t> outShape = first.getType().getShape();
+  return elementwiseFrom(kernel, {}, outShape, /*reductionsAreSeeds=*/true) &&
+         llvm::all_of(kernel.getResultTypes(), [&](Type t) {
+           return cast<ShapedType>(t).getShape() == outShape;
+         });
 }

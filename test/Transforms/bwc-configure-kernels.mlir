@@ -100,11 +100,13 @@ func.func private @k_transposed_reuse(%x: tensor<8x8xf32>) -> tensor<8x8xf32> at
 
 // -----
 
-// Tests that a column reduction (not the trailing axis), a row reduction
-// whose per-row value is combined with another row's (numpy broadcasting of
-// a non-keepdims result) and a matmul get the thread-per-output emitter.
+// Tests that a column reduction (not the trailing axis) gets the
+// column-reduction emitter: 32 adjacent outputs x 8 slices of the 64 reduced
+// positions; a row reduction whose per-row value is combined with another
+// row's (numpy broadcasting of a non-keepdims result) and a matmul get the
+// thread-per-output emitter.
 // CHECK-LABEL: func.func private @k_column
-// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-SAME: bwc.config = {block = 256 : i64, columns_per_block = 32 : i64, elements_per_thread = 8 : i64, emitter = "column_reduction", grid = 1 : i64, slices = 8 : i64}
 // CHECK-LABEL: func.func private @k_cross_row
 // CHECK-SAME: emitter = "thread_per_output"
 // CHECK-LABEL: func.func private @k_matmul
@@ -121,6 +123,43 @@ func.func private @k_cross_row(%x: tensor<4x4xf32>) -> tensor<4x4xf32> attribute
 func.func private @k_matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> attributes {bwc.kernel} {
   %0 = bwc.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// Tests that a column mean with an elementwise epilogue and a second,
+// independent reduction is one column-reduction kernel (2 reduced positions:
+// 2 slices), and that a reduction reading another's result (a softmax over
+// axis 0), an epilogue that broadcasts the result back to the input shape,
+// and integer inputs keep thread-per-output.
+// CHECK-LABEL: func.func private @k_column_epilogue
+// CHECK-SAME: block = 64 : i64, columns_per_block = 32 : i64, elements_per_thread = 1 : i64, emitter = "column_reduction", grid = 30 : i64, slices = 2 : i64
+// CHECK-LABEL: func.func private @k_column_softmax
+// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-LABEL: func.func private @k_column_broadcast
+// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-LABEL: func.func private @k_column_int
+// CHECK-SAME: emitter = "thread_per_output"
+func.func private @k_column_epilogue(%x: tensor<3x2x320xf32>, %y: tensor<3x2x320xf32>) -> (tensor<3x1x320xf32>, tensor<3x1x320xf32>) attributes {bwc.kernel} {
+  %m = bwc.reduce mean %x axes = [1] keepdims = true : (tensor<3x2x320xf32>) -> tensor<3x1x320xf32>
+  %n = bwc.reduce max %y axes = [1] keepdims = true : (tensor<3x2x320xf32>) -> tensor<3x1x320xf32>
+  %s = bwc.binary sub %m, %n : (tensor<3x1x320xf32>, tensor<3x1x320xf32>) -> tensor<3x1x320xf32>
+  return %s, %n : tensor<3x1x320xf32>, tensor<3x1x320xf32>
+}
+func.func private @k_column_softmax(%x: tensor<16x32xf32>) -> tensor<1x32xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<16x32xf32>) -> tensor<1x32xf32>
+  %d = bwc.binary sub %x, %m : (tensor<16x32xf32>, tensor<1x32xf32>) -> tensor<16x32xf32>
+  %s = bwc.reduce sum %d axes = [0] keepdims = true : (tensor<16x32xf32>) -> tensor<1x32xf32>
+  return %s : tensor<1x32xf32>
+}
+func.func private @k_column_broadcast(%x: tensor<16x32xf32>) -> tensor<16x32xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<16x32xf32>) -> tensor<1x32xf32>
+  %d = bwc.binary sub %x, %m : (tensor<16x32xf32>, tensor<1x32xf32>) -> tensor<16x32xf32>
+  return %d : tensor<16x32xf32>
+}
+func.func private @k_column_int(%x: tensor<16x32xi32>) -> tensor<32xi32> attributes {bwc.kernel} {
+  %m = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<16x32xi32>) -> tensor<32xi32>
+  return %m : tensor<32xi32>
 }
 
 // -----

@@ -26,6 +26,13 @@ constexpr llvm::StringLiteral kKernelConfigAttrName = "bwc.config";
 /// only at the index the thread cached (bwc-configure-kernels, CUDA driver).
 bool rowReductionCanCacheInput(func::FuncOp kernel);
 
+/// Whether the column-reduction emitter computes `kernel` exactly: its
+/// reductions keep the innermost axis, share one input shape, axes and
+/// result type, none reads another's result, and every value computed from
+/// a reduction is elementwise on the result shape, the shape of every
+/// kernel result (bwc-configure-kernels, CUDA driver).
+bool fitsColumnReduction(func::FuncOp kernel);
+
 /// The program function `name` of `module`, or null after an error naming
 /// it (every program pass starts here).
 inline func::FuncOp lookupProgram(ModuleOp module, StringRef name) {

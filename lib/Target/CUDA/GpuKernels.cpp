@@ -33,6 +33,7 @@ Driver lookupDriver(StringRef emitter) {
   return llvm::StringSwitch<Driver>(emitter)
       .Case("loop", emitLoopKernel)
       .Case("row_reduction", emitRowReductionKernel)
+      .Case("column_reduction", emitColumnReductionKernel)
       .Case("thread_per_output", emitThreadPerOutputKernel)
       .Default(nullptr);
 }
@@ -47,8 +48,9 @@ LogicalResult buildKernel(OpBuilder &b, func::FuncOp kernel,
                               << (config ? Attribute(config) : Attribute());
   Driver driver = lookupDriver(emitter.getValue());
   if (!driver)
-    return kernel.emitError() << "expects emitter loop, row_reduction or "
-                                 "thread_per_output but got "
+    return kernel.emitError() << "expects emitter loop, row_reduction, "
+                                 "column_reduction or thread_per_output but "
+                                 "got "
                               << emitter;
   SmallVector<Type> args;
   for (Type t : kernel.getArgumentTypes())

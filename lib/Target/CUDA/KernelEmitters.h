@@ -42,6 +42,9 @@ LogicalResult emitThreadPerOutputKernel(OpBuilder &b, KernelContext &k);
 /// One block per row: strided f32 partial sums, warp shuffles, shared
 /// memory across warps, then the epilogue for every output of the row.
 LogicalResult emitRowReductionKernel(OpBuilder &b, KernelContext &k);
+/// Reductions keeping the innermost axis: 32 adjacent outputs x `slices`
+/// threads per block, slices combined in shared memory.
+LogicalResult emitColumnReductionKernel(OpBuilder &b, KernelContext &k);
 
 /// Global thread id and total threads of the launch (index values).
 std::pair<Value, Value> globalThreadAndStride(OpBuilder &b, Location loc);

@@ -9,6 +9,29 @@
 
 // GPU: gpu.module @bwc_kernels
 
+// Tests that a sum over axis 0 (512x96, then tanh) is a column reduction:
+// 32 adjacent outputs x 8 slices per block, each slice's partial in shared
+// memory, the slices combined after a barrier, the epilogue and the store
+// by slice 0 of in-range columns; no shuffles.
+// GPU-LABEL: gpu.func @main_k5_fusion_reduction_bwc
+// GPU-SAME: workgroup(%[[SLAB:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: columns_per_block = 32 : i64
+// GPU-SAME: emitter = "column_reduction"
+// GPU-SAME: slices = 8 : i64
+// GPU: scf.for
+// GPU: memref.store %{{.*}}, %[[SLAB]]
+// GPU: gpu.barrier
+// GPU-COUNT-8: memref.load %[[SLAB]]
+// GPU: gpu.barrier
+// GPU: scf.if
+// GPU: math.tanh
+// GPU: memref.store
+// PTX-LABEL: .visible .entry main_k5_fusion_reduction_bwc(
+// PTX-NOT: shfl.sync
+// PTX: st.shared.b32
+// PTX: bar.sync
+// PTX-NOT: shfl.sync
+
 // Tests that short f16 rows (96) get a warp per row, 8 rows per block:
 // shuffles only (no shared memory, no barrier), the row in registers (3
 // loads per thread, unrolled).
@@ -79,7 +102,7 @@
 // PTX-LABEL: .visible .entry main_k0_fusion_loop_bwc(
 // PTX: ld.global.v4
 // PTX: st.global.v4
-func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024xf32>, %c: tensor<64x48xf32>, %w: tensor<48x32xf32>, %ln: tensor<30x200xf32>, %g: tensor<200xf32>, %sr: tensor<1000x96xf16>) -> (tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>) {
+func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024xf32>, %c: tensor<64x48xf32>, %w: tensor<48x32xf32>, %ln: tensor<30x200xf32>, %g: tensor<200xf32>, %sr: tensor<1000x96xf16>, %cr: tensor<512x96xf32>) -> (tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>) {
   %0 = bwc.binary add %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   %1 = bwc.unary tanh %0 : (tensor<64x64xf32>) -> tensor<64x64xf32>
   %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<16x1024xf32>) -> tensor<16x1xf32>
@@ -96,5 +119,7 @@ func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024
   %lz = bwc.binary div %ld, %ls : (tensor<30x200xf32>, tensor<30x1xf32>) -> tensor<30x200xf32>
   %ly = bwc.binary mul %lz, %g : (tensor<30x200xf32>, tensor<200xf32>) -> tensor<30x200xf32>
   %sm = bwc.reduce sum %sr axes = [1] keepdims = true : (tensor<1000x96xf16>) -> tensor<1000x1xf16>
-  return %1, %r, %mm, %ly, %sm : tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>
+  %cs = bwc.reduce sum %cr axes = [0] keepdims = false : (tensor<512x96xf32>) -> tensor<96xf32>
+  %ct = bwc.unary tanh %cs : (tensor<96xf32>) -> tensor<96xf32>
+  return %1, %r, %mm, %ly, %sm, %ct : tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>
 }
