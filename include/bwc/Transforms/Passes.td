@@ -74,12 +74,20 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
       element count; 1 for i1 results), a grid-stride loop;
     - `emitter = "row_reduction"` when the kernel's reductions all reduce the
       same trailing axes of same-shaped f16/bf16/f32 inputs and every result
-      holds either one value per row or a whole row: one block per row
-      (`rows_per_block = 1`), `block` threads striding over the `row`
-      elements, f32 accumulation, warp shuffles and shared memory;
-    - `emitter = "thread_per_output"` otherwise (column reductions, pools,
-      matmul, conv, arg_reduce): one thread per output element, the reduced
-      or K/window loop inside it; correct for every kernel.
+      holds either one value per row or a whole row: `threads_per_row`
+      threads (about 4 elements each, whole warps) striding over the `row`
+      elements, `rows_per_block` short rows packed into blocks of up to 256
+      (a warp per row: shuffles only), f32 accumulation, warp shuffles and
+      shared memory; `cache_row = 1` (the row read once, kept in registers)
+      where a thread holds at most 32 elements and the reduced input is
+      only read at its own index;
+    - `emitter = "column_reduction"` when the reductions keep the innermost
+      axis, none reads another's result and the epilogue is elementwise on
+      their result shape: `columns_per_block` (32) adjacent outputs x
+      `slices` threads splitting the reduced positions;
+    - `emitter = "thread_per_output"` otherwise (pools, matmul, conv,
+      arg_reduce): one thread per output element, the reduced or K/window
+      loop inside it; correct for every kernel.
 
     `block` is the threads per block, `grid` the blocks; the grid of a
     grid-stride loop is capped at `sm-count` x (2048 / `block`), one full
