@@ -119,15 +119,19 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
                      32 * 33 * eb, false});
     }
     if (emitter == "thread_per_output" && isColumnReduction(kernel) &&
-        allowed.contains("column_reduction"))
+        allowed.contains("column_reduction")) {
+      auto reduce = *kernel.getBody().getOps<ReduceOp>().begin();
+      int64_t reduced = reduce.getInput().getType().getNumElements() /
+                        std::max<int64_t>(1, elements);
       out.push_back(
           {withFields(dflt, {{"emitter", name("column_reduction")},
                              {"block", i64(256)},
                              {"grid", i64(ceilDiv(elements, 32))},
                              {"columns_per_block", i64(32)},
                              {"slices", i64(8)},
-                             {"elements_per_thread", i64(1)}}),
+                             {"elements_per_thread", i64(ceilDiv(reduced, 8))}}),
            256 * 4, true});
+    }
     MatmulOp matmul;
     kernel.walk([&](MatmulOp m) { matmul = m; });
     bool windowed = false;

@@ -1,18 +1,21 @@
-// RUN: bwc-opt %s --split-input-file --bwc-configure-kernels --bwc-tile --verify-diagnostics | FileCheck %s --check-prefix=LANDED
-// RUN: bwc-opt %s --split-input-file --bwc-configure-kernels "--bwc-tile=emitters=loop,thread_per_output,row_reduction,column_reduction,transpose_tiled,contraction_tiled" --verify-diagnostics | FileCheck %s --check-prefix=ALL
-// RUN: bwc-opt %s --split-input-file --bwc-configure-kernels "--bwc-tile=emitters=loop,thread_per_output,transpose_tiled shared-memory-bytes=4096" --verify-diagnostics | FileCheck %s --check-prefix=SMALL
+// RUN: bwc-opt %s --split-input-file --bwc-tile --verify-diagnostics | FileCheck %s --check-prefix=LANDED
+// RUN: bwc-opt %s --split-input-file "--bwc-tile=emitters=loop,thread_per_output,row_reduction,column_reduction,transpose_tiled,contraction_tiled" --verify-diagnostics | FileCheck %s --check-prefix=ALL
+// RUN: bwc-opt %s --split-input-file "--bwc-tile=emitters=loop,thread_per_output,transpose_tiled shared-memory-bytes=4096" --verify-diagnostics | FileCheck %s --check-prefix=SMALL
+
+// The kernels carry preset configurations (what bwc-configure-kernels
+// could give) so that each case checks bwc-tile's decision alone.
 
 // Tests that a transpose under the loop emitter reads one f32 per 32-byte
 // sector (2/9 for the kernel: 1 MiB read at 1/8, 1 MiB written at 1), and
 // that transpose_tiled, once allowed, coalesces both sides, unless its
 // 32x33 f32 tile does not fit the shared memory.
 // LANDED-LABEL: func.func private @k_transpose
-// LANDED-SAME: bwc.coalescing = 2.222220e-01 : f64, bwc.config = {{{.*}}emitter = "loop"
+// LANDED-SAME: bwc.coalescing = 2.222220e-01 : f64, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 256 : i64, vector = 4 : i64}
 // ALL-LABEL: func.func private @k_transpose
 // ALL-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "transpose_tiled", grid = 256 : i64, tile = 32 : i64, vector = 1 : i64}
 // SMALL-LABEL: func.func private @k_transpose
 // SMALL-SAME: emitter = "loop"
-func.func private @k_transpose(%x: tensor<512x512xf32>) -> tensor<512x512xf32> attributes {bwc.kernel} {
+func.func private @k_transpose(%x: tensor<512x512xf32>) -> tensor<512x512xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 256 : i64, vector = 4 : i64}} {
   %0 = bwc.transpose %x perm = [1, 0] : (tensor<512x512xf32>) -> tensor<512x512xf32>
   %1 = bwc.unary exp %0 : (tensor<512x512xf32>) -> tensor<512x512xf32>
   return %1 : tensor<512x512xf32>
@@ -24,38 +27,35 @@ func.func private @k_transpose(%x: tensor<512x512xf32>) -> tensor<512x512xf32> a
 // (a tie in efficiency and blocks keeps the default).
 // ALL-LABEL: func.func private @k_exp
 // ALL-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 1024 : i64, vector = 4 : i64}
-func.func private @k_exp(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> attributes {bwc.kernel} {
+func.func private @k_exp(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 1024 : i64, vector = 4 : i64}} {
   %0 = bwc.unary exp %x : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   return %0 : tensor<1024x1024xf32>
 }
 
 // -----
 
-// Tests that a sum over axis 0 of 16384x4096 gets column_reduction when
-// allowed (128 blocks of 32 columns x 8 slices instead of 4096 threads),
-// and thread_per_output otherwise.
+// Tests that a column sum under thread_per_output (4096 threads, 16
+// blocks) becomes a column_reduction (128 blocks of 32 columns x 8 slices,
+// equally coalesced, more blocks) with the landed emitters, and stays
+// when column_reduction is not listed.
 // LANDED-LABEL: func.func private @k_colsum
-// LANDED-SAME: emitter = "thread_per_output", grid = 16 : i64
-// ALL-LABEL: func.func private @k_colsum
-// ALL-SAME: bwc.config = {block = 256 : i64, columns_per_block = 32 : i64, elements_per_thread = 1 : i64, emitter = "column_reduction", grid = 128 : i64, slices = 8 : i64}
-func.func private @k_colsum(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> attributes {bwc.kernel} {
+// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 256 : i64, columns_per_block = 32 : i64, elements_per_thread = 2048 : i64, emitter = "column_reduction", grid = 128 : i64, slices = 8 : i64}
+// SMALL-LABEL: func.func private @k_colsum
+// SMALL-SAME: emitter = "thread_per_output", grid = 16 : i64
+func.func private @k_colsum(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 16 : i64}} {
   %0 = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<16384x4096xf32>) -> tensor<4096xf32>
   return %0 : tensor<4096xf32>
 }
 
 // -----
 
-// Tests that a softmax over the last axis keeps row_reduction (a reduction
-// over the innermost axis is never a column reduction).
-// ALL-LABEL: func.func private @k_softmax
+// Tests that a sum over the innermost axis is never offered
+// column_reduction: its row_reduction stays.
+// ALL-LABEL: func.func private @k_rowsum
 // ALL-SAME: emitter = "row_reduction"
-func.func private @k_softmax(%x: tensor<8x1000xf32>) -> tensor<8x1000xf32> attributes {bwc.kernel} {
-  %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<8x1000xf32>) -> tensor<8x1xf32>
-  %d = bwc.binary sub %x, %m : (tensor<8x1000xf32>, tensor<8x1xf32>) -> tensor<8x1000xf32>
-  %e = bwc.unary exp %d : (tensor<8x1000xf32>) -> tensor<8x1000xf32>
-  %s = bwc.reduce sum %e axes = [1] keepdims = true : (tensor<8x1000xf32>) -> tensor<8x1xf32>
-  %r = bwc.binary div %e, %s : (tensor<8x1000xf32>, tensor<8x1xf32>) -> tensor<8x1000xf32>
-  return %r : tensor<8x1000xf32>
+func.func private @k_rowsum(%x: tensor<8x1000xf32>) -> tensor<8xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "row_reduction", grid = 8 : i64, row = 1000 : i64, rows = 8 : i64, rows_per_block = 1 : i64}} {
+  %0 = bwc.reduce sum %x axes = [1] keepdims = false : (tensor<8x1000xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
 
 // -----
@@ -66,7 +66,7 @@ func.func private @k_softmax(%x: tensor<8x1000xf32>) -> tensor<8x1000xf32> attri
 // LANDED-SAME: emitter = "thread_per_output"
 // ALL-LABEL: func.func private @k_matmul
 // ALL-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "contraction_tiled", grid = 512 : i64, tile_k = 16 : i64, tile_m = 32 : i64, tile_n = 32 : i64}
-func.func private @k_matmul(%a: tensor<512x256xf32>, %b: tensor<256x1024xf32>) -> tensor<512x1024xf32> attributes {bwc.kernel} {
+func.func private @k_matmul(%a: tensor<512x256xf32>, %b: tensor<256x1024xf32>) -> tensor<512x1024xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 2 : i64, emitter = "thread_per_output", grid = 264 : i64}} {
   %0 = bwc.matmul %a, %b : (tensor<512x256xf32>, tensor<256x1024xf32>) -> tensor<512x1024xf32>
   return %0 : tensor<512x1024xf32>
 }
