@@ -261,8 +261,11 @@ LogicalResult Model::columnReduction(int64_t block) {
 
 /// 32x32 tiles through shared memory: a warp reads a tile row along the
 /// output dim fed by the input's innermost dim and writes a tile row along
-/// the output's innermost dim; each argument is loaded in the phase where
-/// it is coalesced (`other` holds the read phase).
+/// the output's innermost dim. As the CUDA driver does, only the staged
+/// transpose's operand is read in the first phase; the other arguments are
+/// read at the output index with the transpose bound. Without a stageable
+/// transpose each argument counts in the phase where it is coalesced
+/// (`other` holds the read phase).
 void Model::transposeTiled() {
   ArrayRef<int64_t> shape = shapeOf(kernel.getResultTypes().front());
   int64_t rank = shape.size(), tile = get("tile", 32);
@@ -283,6 +286,15 @@ void Model::transposeTiled() {
     });
     return found;
   };
+  // The staged transpose: the kernel's only transpose moving a
+  // non-innermost dim innermost, on the result shape (as the CUDA driver
+  // requires); without one, the dim is probed on the biggest argument.
+  SmallVector<TransposeOp> transposes;
+  kernel.walk([&](TransposeOp t) { transposes.push_back(t); });
+  TransposeOp staged;
+  if (transposes.size() == 1 && transposes[0].getPerm().back() != rank - 1 &&
+      transposes[0].getType().getShape() == shape)
+    staged = transposes[0];
   Index zero(rank, 0);
   int64_t base = probe(zero);
   for (int64_t d = 0; d + 1 < rank; ++d) {
@@ -290,9 +302,12 @@ void Model::transposeTiled() {
       continue;
     Index unit = zero;
     unit[d] = 1;
-    if (base >= 0 && probe(unit) == base + 1)
+    if (staged ? staged.getPerm()[d] == rank - 1
+               : base >= 0 && probe(unit) == base + 1)
       inner = d;
   }
+  if (staged)
+    tracer.bound.insert(staged);
   int64_t ti = ceilDiv(shape[inner], tile), tj = ceilDiv(shape[rank - 1], tile);
   int64_t outer = numel(kernel.getResultTypes().front()) /
                   std::max<int64_t>(1, shape[inner] * shape[rank - 1]);
@@ -308,16 +323,24 @@ void Model::transposeTiled() {
           idx[rank - 1] = b + (writePhase ? l : i);
           if (idx[inner] >= shape[inner] || idx[rank - 1] >= shape[rank - 1])
             continue;
-          if (writePhase)
+          if (writePhase) {
             for (unsigned r = 0; r < kernel.getNumResults(); ++r)
               write(r, linearize(idx, shape));
-          else
+          } else if (staged) {
+            Index in(rank);
+            for (auto [d, p] : llvm::enumerate(staged.getPerm()))
+              in[p] = idx[d];
+            read(staged.getInput(), in);
+          } else {
             for (unsigned r = 0; r < kernel.getNumResults(); ++r)
               read(ret->getOperand(r), idx);
+          }
         }
-      endWarp(writePhase ? main : other);
+      endWarp(writePhase || staged ? main : other);
     }
   }
+  if (staged)
+    return; // each argument is read where the driver reads it
   for (unsigned a = 0; a < main.args.size(); ++a)
     if (other.argTraced[a] &&
         (!main.argTraced[a] ||

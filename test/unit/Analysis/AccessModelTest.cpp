@@ -104,6 +104,24 @@ TEST_F(AccessModelTest, TransposeTiledCoalescesBothSides) {
   EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
 }
 
+TEST_F(AccessModelTest, TransposeTiledReadsOtherOperandsAtTheOutputIndex) {
+  KernelCoalescing c = analyze(R"(
+    func.func @k(%x: tensor<64x128xf32>, %y: tensor<128x64xf32>) -> tensor<128x64xf32> {
+      %0 = bwc.transpose %x perm = [1, 0] : (tensor<64x128xf32>) -> tensor<128x64xf32>
+      %1 = bwc.binary add %0, %y : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x64xf32>
+      return %1 : tensor<128x64xf32>
+    })",
+                               "{emitter = \"transpose_tiled\", block = 256, "
+                               "grid = 8, tile = 32}");
+  // x through the tile (lanes along its rows), y and the result along the
+  // output's rows: 4 tile rows x 4 sectors per sampled warp, all useful.
+  for (const BufferAccess &a : c.accesses) {
+    EXPECT_TRUE(a.traced) << a.name;
+    EXPECT_DOUBLE_EQ(a.efficiency(), 1.0) << a.name;
+  }
+  EXPECT_EQ(c.accesses[0].sampled.sectors, 3u * 4 * 4);
+}
+
 TEST_F(AccessModelTest, BroadcastScalarIsOneSectorPerWarp) {
   KernelCoalescing c = analyze(R"(
     func.func @k(%x: tensor<1024xf32>, %s: tensor<1xf32>) -> tensor<1024xf32> {
