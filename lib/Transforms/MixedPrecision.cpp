@@ -11,6 +11,10 @@
 // - deny (sum/mean/prod reductions, exp, log, pow, reciprocal, rsqrt,
 //   squares, division by a computed value, linear/cubic resizing, the ops
 //   producing the program's results, anything unknown): f32.
+// Elementwise ops the follow rule would put in low precision compute in f32
+// from their widened operands instead; a result read by one elementwise op
+// stays f32 (a register inside the fused kernel), any other is rounded to
+// the low type once, by a cast right after it, where it is stored.
 // Range safety: an f32 constant that the low type cannot hold (a finite
 // |v| > 65504 in fp16, or nonzeros that all flush to zero, like an
 // epsilon) is never converted; an op reading one stays in f32.
