@@ -227,7 +227,25 @@ struct ConfigureKernelsPass
     bool oneShape = llvm::all_equal(llvm::map_range(
         results, [](Type t) { return cast<ShapedType>(t).getShape(); }));
     RowShape row;
-    if (!windowed && oneShape) {
+    TransposeOp transpose =
+        !windowed && oneShape ? tiledTranspose(kernel) : TransposeOp();
+    if (transpose) {
+      // 32x32 tiles through shared memory, 32x8 threads: both sides
+      // coalesced. Tiles: the other dimensions x both tiled ones.
+      ArrayRef<int64_t> shape = transpose.getType().getShape();
+      int64_t rank = shape.size();
+      int64_t p = llvm::find(transpose.getPerm(), rank - 1) -
+                  transpose.getPerm().begin();
+      int64_t tiles = 1;
+      for (int64_t d = 0; d < rank; ++d)
+        tiles *= d == p || d == rank - 1 ? ceilDiv(shape[d], 32) : shape[d];
+      int64_t grid = strideGrid(tiles * 256, 256);
+      emitter("transpose_tiled");
+      set("block", 256);
+      set("grid", grid);
+      set("tile", 32);
+      set("elements_per_thread", ceilDiv(tiles, grid) * 4);
+    } else if (!windowed && oneShape) {
       int64_t widest = 1;
       bool anyBool = false;
       for (Type t : results) {
@@ -347,4 +365,34 @@ bool mlir::bwc::fitsColumnReduction(func::FuncOp kernel) {
          llvm::all_of(kernel.getResultTypes(), [&](Type t) {
            return cast<ShapedType>(t).getShape() == outShape;
          });
+}
+
+TransposeOp mlir::bwc::tiledTranspose(func::FuncOp kernel) {
+  SmallVector<TransposeOp> transposes;
+  bool windowed = false;
+  kernel.walk([&](Operation *op) {
+    if (auto t = dyn_cast<TransposeOp>(op))
+      transposes.push_back(t);
+    else if (isa<ReduceOp, ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op))
+      windowed = true;
+  });
+  if (transposes.size() != 1 || windowed)
+    return {};
+  TransposeOp t = transposes.front();
+  auto type = cast<RankedTensorType>(t.getType());
+  ArrayRef<int64_t> perm = t.getPerm(), shape = type.getShape();
+  int64_t rank = type.getRank();
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (rank < 2 || perm.back() == rank - 1 || bits < 16 || bits > 64)
+    return {};
+  int64_t p = llvm::find(perm, rank - 1) - perm.begin();
+  if (shape[p] < 16 || shape.back() < 16)
+    return {};
+  if (!elementwiseFrom(kernel, {t.getResult()}, shape,
+                       /*reductionsAreSeeds=*/false) ||
+      !llvm::all_of(kernel.getResultTypes(), [&](Type r) {
+        return cast<ShapedType>(r).getShape() == shape;
+      }))
+    return {};
+  return t;
 }

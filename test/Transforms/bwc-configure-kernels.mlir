@@ -164,6 +164,40 @@ func.func private @k_column_int(%x: tensor<16x32xi32>) -> tensor<32xi32> attribu
 
 // -----
 
+// Tests that an NCHW -> NHWC transpose with a bias add gets 32x32 shared
+// tiles (2 x 20 x ceil(40/32) x ceil(64/32) = 160 tiles), and that a
+// transpose whose new innermost dimension has 3 elements, one that keeps
+// the innermost dimension, and a kernel with two transposes stay `loop`.
+// CHECK-LABEL: func.func private @k_nhwc
+// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "transpose_tiled", grid = 160 : i64, tile = 32 : i64}
+// CHECK-LABEL: func.func private @k_nhwc_rgb
+// CHECK-SAME: emitter = "loop"
+// CHECK-LABEL: func.func private @k_keeps_inner
+// CHECK-SAME: emitter = "loop"
+// CHECK-LABEL: func.func private @k_two_transposes
+// CHECK-SAME: emitter = "loop"
+func.func private @k_nhwc(%x: tensor<2x64x20x40xf32>, %b: tensor<64xf32>) -> tensor<2x20x40x64xf32> attributes {bwc.kernel} {
+  %t = bwc.transpose %x perm = [0, 2, 3, 1] : (tensor<2x64x20x40xf32>) -> tensor<2x20x40x64xf32>
+  %y = bwc.binary add %t, %b : (tensor<2x20x40x64xf32>, tensor<64xf32>) -> tensor<2x20x40x64xf32>
+  return %y : tensor<2x20x40x64xf32>
+}
+func.func private @k_nhwc_rgb(%x: tensor<1x3x64x64xf32>) -> tensor<1x64x64x3xf32> attributes {bwc.kernel} {
+  %t = bwc.transpose %x perm = [0, 2, 3, 1] : (tensor<1x3x64x64xf32>) -> tensor<1x64x64x3xf32>
+  return %t : tensor<1x64x64x3xf32>
+}
+func.func private @k_keeps_inner(%x: tensor<32x64x48xf32>) -> tensor<64x32x48xf32> attributes {bwc.kernel} {
+  %t = bwc.transpose %x perm = [1, 0, 2] : (tensor<32x64x48xf32>) -> tensor<64x32x48xf32>
+  return %t : tensor<64x32x48xf32>
+}
+func.func private @k_two_transposes(%x: tensor<64x48xf32>, %y: tensor<64x48xf32>) -> tensor<48x64xf32> attributes {bwc.kernel} {
+  %t = bwc.transpose %x perm = [1, 0] : (tensor<64x48xf32>) -> tensor<48x64xf32>
+  %u = bwc.transpose %y perm = [1, 0] : (tensor<64x48xf32>) -> tensor<48x64xf32>
+  %s = bwc.binary add %t, %u : (tensor<48x64xf32>, tensor<48x64xf32>) -> tensor<48x64xf32>
+  return %s : tensor<48x64xf32>
+}
+
+// -----
+
 // Tests the diagnostic for a kernel without a body.
 // expected-error @+1 {{expects a kernel with a body}}
 func.func private @decl(tensor<4xf32>) -> tensor<4xf32> attributes {bwc.kernel}

@@ -33,6 +33,14 @@ bool rowReductionCanCacheInput(func::FuncOp kernel);
 /// kernel result (bwc-configure-kernels, CUDA driver).
 bool fitsColumnReduction(func::FuncOp kernel);
 
+/// The transpose a `transpose_tiled` kernel stages through shared memory:
+/// the kernel's only transpose, moving a non-innermost dimension (>= 16
+/// elements) innermost (>= 16 elements), of 16- to 64-bit elements, with
+/// every value computed from it elementwise on its shape, the shape of
+/// every result, and no reduce/arg_reduce/matmul/conv/pool; else null.
+class TransposeOp;
+TransposeOp tiledTranspose(func::FuncOp kernel);
+
 /// The program function `name` of `module`, or null after an error naming
 /// it (every program pass starts here).
 inline func::FuncOp lookupProgram(ModuleOp module, StringRef name) {

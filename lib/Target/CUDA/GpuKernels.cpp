@@ -34,12 +34,12 @@ Driver lookupDriver(StringRef emitter) {
       .Case("loop", emitLoopKernel)
       .Case("row_reduction", emitRowReductionKernel)
       .Case("column_reduction", emitColumnReductionKernel)
+      .Case("transpose_tiled", emitTransposeTiledKernel)
       .Case("thread_per_output", emitThreadPerOutputKernel)
       .Default(nullptr);
 }
 
-LogicalResult buildKernel(OpBuilder &b, func::FuncOp kernel,
-                          StringRef suffix) {
+LogicalResult buildKernel(OpBuilder &b, func::FuncOp kernel, StringRef suffix) {
   auto config = kernel->getAttrOfType<DictionaryAttr>(kKernelConfigAttrName);
   auto emitter = config ? config.getAs<StringAttr>("emitter") : StringAttr();
   if (!emitter)
@@ -49,8 +49,8 @@ LogicalResult buildKernel(OpBuilder &b, func::FuncOp kernel,
   Driver driver = lookupDriver(emitter.getValue());
   if (!driver)
     return kernel.emitError() << "expects emitter loop, row_reduction, "
-                                 "column_reduction or thread_per_output but "
-                                 "got "
+                                 "column_reduction, transpose_tiled or "
+                                 "thread_per_output but got "
                               << emitter;
   SmallVector<Type> args;
   for (Type t : kernel.getArgumentTypes())
@@ -78,10 +78,9 @@ LogicalResult buildKernel(OpBuilder &b, func::FuncOp kernel,
   Block &body = func.getBody().front();
   unsigned numInputs = kernel.getNumArguments();
   ElementalEmitter elements(kernel, body.getArguments().take_front(numInputs));
-  KernelContext context{kernel, func, elements,
-                        SmallVector<Value>(body.getArguments().drop_front(
-                            numInputs)),
-                        config};
+  KernelContext context{
+      kernel, func, elements,
+      SmallVector<Value>(body.getArguments().drop_front(numInputs)), config};
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&body);
   if (failed(driver(b, context)))

@@ -45,6 +45,9 @@ LogicalResult emitRowReductionKernel(OpBuilder &b, KernelContext &k);
 /// Reductions keeping the innermost axis: 32 adjacent outputs x `slices`
 /// threads per block, slices combined in shared memory.
 LogicalResult emitColumnReductionKernel(OpBuilder &b, KernelContext &k);
+/// A transpose (with elementwise ops around it) in 32x32 tiles staged
+/// through shared memory, 32x8 threads: coalesced reads and writes.
+LogicalResult emitTransposeTiledKernel(OpBuilder &b, KernelContext &k);
 
 /// Global thread id and total threads of the launch (index values).
 std::pair<Value, Value> globalThreadAndStride(OpBuilder &b, Location loc);

@@ -9,6 +9,29 @@
 
 // GPU: gpu.module @bwc_kernels
 
+// Tests that exp, an NCHW -> NHWC transpose and a per-channel bias add go
+// through 32x33 shared tiles: the transpose's operand (exp of the input)
+// is read with the warp along W (the input's innermost dimension), the
+// outputs are emitted with the warp along C from the tile read as
+// [tx][row], the bias read at the output index; 4 guarded rows per thread
+// on each side of a barrier, and another barrier before the next tile.
+// GPU-LABEL: gpu.func @main_k6_fusion_loop_bwc
+// GPU-SAME: workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: emitter = "transpose_tiled"
+// GPU-SAME: tile = 32 : i64
+// GPU: %[[TX:.*]] = arith.remui %thread_id_x, %c32
+// GPU: scf.for
+// GPU-COUNT-4: math.exp
+// GPU: gpu.barrier
+// GPU: scf.if
+// GPU-NEXT: memref.load %[[TILE]][%[[TX]], %{{.*}}]
+// GPU: arith.addf
+// GPU: gpu.barrier
+// PTX-LABEL: .visible .entry main_k6_fusion_loop_bwc(
+// PTX-COUNT-4: st.shared.b32
+// PTX: bar.sync
+// PTX-COUNT-4: ld.shared.b32
+
 // Tests that a sum over axis 0 (512x96, then tanh) is a column reduction:
 // 32 adjacent outputs x 8 slices per block, each slice's partial in shared
 // memory, the slices combined after a barrier, the epilogue and the store
@@ -102,7 +125,7 @@
 // PTX-LABEL: .visible .entry main_k0_fusion_loop_bwc(
 // PTX: ld.global.v4
 // PTX: st.global.v4
-func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024xf32>, %c: tensor<64x48xf32>, %w: tensor<48x32xf32>, %ln: tensor<30x200xf32>, %g: tensor<200xf32>, %sr: tensor<1000x96xf16>, %cr: tensor<512x96xf32>) -> (tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>) {
+func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024xf32>, %c: tensor<64x48xf32>, %w: tensor<48x32xf32>, %ln: tensor<30x200xf32>, %g: tensor<200xf32>, %sr: tensor<1000x96xf16>, %cr: tensor<512x96xf32>, %nchw: tensor<2x64x20x40xf32>, %bias: tensor<64xf32>) -> (tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>, tensor<2x20x40x64xf32>) {
   %0 = bwc.binary add %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   %1 = bwc.unary tanh %0 : (tensor<64x64xf32>) -> tensor<64x64xf32>
   %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<16x1024xf32>) -> tensor<16x1xf32>
@@ -121,5 +144,8 @@ func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024
   %sm = bwc.reduce sum %sr axes = [1] keepdims = true : (tensor<1000x96xf16>) -> tensor<1000x1xf16>
   %cs = bwc.reduce sum %cr axes = [0] keepdims = false : (tensor<512x96xf32>) -> tensor<96xf32>
   %ct = bwc.unary tanh %cs : (tensor<96xf32>) -> tensor<96xf32>
-  return %1, %r, %mm, %ly, %sm, %ct : tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>
+  %te = bwc.unary exp %nchw : (tensor<2x64x20x40xf32>) -> tensor<2x64x20x40xf32>
+  %tt = bwc.transpose %te perm = [0, 2, 3, 1] : (tensor<2x64x20x40xf32>) -> tensor<2x20x40x64xf32>
+  %tb = bwc.binary add %tt, %bias : (tensor<2x20x40x64xf32>, tensor<64xf32>) -> tensor<2x20x40x64xf32>
+  return %1, %r, %mm, %ly, %sm, %ct, %tb : tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>, tensor<2x20x40x64xf32>
 }
