@@ -6,15 +6,15 @@
 // could give) so that each case checks bwc-tile's decision alone.
 
 // Tests that a transpose under the loop emitter reads one f32 per 32-byte
-// sector (2/9 for the kernel: 1 MiB read at 1/8, 1 MiB written at 1), and
-// that transpose_tiled, once allowed, coalesces both sides, unless its
-// 32x33 f32 tile does not fit the shared memory.
+// sector (2/9 for the kernel: 1 MiB read at 1/8, 1 MiB written at 1) when
+// the 32x33 f32 tile does not fit the shared memory, and that
+// transpose_tiled (landed) coalesces both sides otherwise.
 // LANDED-LABEL: func.func private @k_transpose
-// LANDED-SAME: bwc.coalescing = 2.222220e-01 : f64, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 256 : i64, vector = 4 : i64}
+// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "transpose_tiled", grid = 256 : i64, tile = 32 : i64, vector = 1 : i64}
 // ALL-LABEL: func.func private @k_transpose
-// ALL-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "transpose_tiled", grid = 256 : i64, tile = 32 : i64, vector = 1 : i64}
+// ALL-SAME: emitter = "transpose_tiled"
 // SMALL-LABEL: func.func private @k_transpose
-// SMALL-SAME: emitter = "loop"
+// SMALL-SAME: bwc.coalescing = 2.222220e-01 : f64, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 256 : i64, vector = 4 : i64}
 func.func private @k_transpose(%x: tensor<512x512xf32>) -> tensor<512x512xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 256 : i64, vector = 4 : i64}} {
   %0 = bwc.transpose %x perm = [1, 0] : (tensor<512x512xf32>) -> tensor<512x512xf32>
   %1 = bwc.unary exp %0 : (tensor<512x512xf32>) -> tensor<512x512xf32>
@@ -56,6 +56,19 @@ func.func private @k_colsum(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> attr
 func.func private @k_rowsum(%x: tensor<8x1000xf32>) -> tensor<8xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "row_reduction", grid = 8 : i64, row = 1000 : i64, rows = 8 : i64, rows_per_block = 1 : i64}} {
   %0 = bwc.reduce sum %x axes = [1] keepdims = false : (tensor<8x1000xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Tests that two transposes in one kernel (which the CUDA driver cannot
+// stage) are never offered transpose_tiled.
+// ALL-LABEL: func.func private @k_two_transposes
+// ALL-SAME: emitter = "loop"
+func.func private @k_two_transposes(%x: tensor<64x128xf32>, %y: tensor<64x128xf32>) -> tensor<128x64xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 8 : i64, vector = 4 : i64}} {
+  %0 = bwc.transpose %x perm = [1, 0] : (tensor<64x128xf32>) -> tensor<128x64xf32>
+  %1 = bwc.transpose %y perm = [1, 0] : (tensor<64x128xf32>) -> tensor<128x64xf32>
+  %2 = bwc.binary add %0, %1 : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %2 : tensor<128x64xf32>
 }
 
 // -----

@@ -85,6 +85,10 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
       axis, none reads another's result and the epilogue is elementwise on
       their result shape: `columns_per_block` (32) adjacent outputs x
       `slices` threads splitting the reduced positions;
+    - `emitter = "transpose_tiled"` for a loop kernel whose only transpose
+      moves a non-innermost dimension innermost (both >= 16 elements), with
+      elementwise ops on its shape after it: 32x32 `tile`s staged through
+      shared memory by 256 threads, coalesced on both sides;
     - `emitter = "thread_per_output"` otherwise (pools, matmul, conv,
       arg_reduce): one thread per output element, the reduced or K/window
       loop inside it; correct for every kernel.
@@ -138,7 +142,7 @@ def TilePass : Pass<"bwc-tile", "::mlir::ModuleOp"> {
     Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t", "49152",
            "Static shared memory one block may use">,
     Option<"emitters", "emitters", "std::string",
-           "\"loop,thread_per_output,row_reduction,column_reduction\"",
+           "\"loop,thread_per_output,row_reduction,column_reduction,transpose_tiled\"",
            "Comma-separated emitters the target supports; the pass chooses "
            "only among these">,
   ];
