@@ -10,6 +10,16 @@ ROWS x COLS (default 16384 x 4096), written the way exporters write them
   softmax           softmax(x)                            (over the last axis)
   bias_gelu_res_ln  LayerNorm(gelu(x + b) + r) * g + be
 
+and four issue-10 cases for the CUDA emitters (no peer figures yet):
+
+  colsum            ReduceSum(x, axis 0)                  (ROWS x COLS -> COLS)
+  softmax_axis0     softmax(x) over axis 0                (ROWS x COLS)
+  nchw_nhwc         relu(transpose(x, NCHW -> NHWC) + c)  (N x 256 x S x S,
+                    N = ROWS / 256, S = sqrt(COLS): 64x256x64x64 by default)
+  dwconv_hardswish  HardSwish(depthwise 3x3 conv(x, w, c), pad 1)
+                    (N x 96 x T x T, T = 112 sqrt(COLS / 4096):
+                    64x96x112x112 by default)
+
 a, b, g, be are initializers (weights); x and r are inputs. Each goes to
 OUT_DIR/<name>_<dtype>/ with model.onnx, meta.json (the peer script's case
 name and the minimum bytes a run must move, as peers_torch.py counts them)
@@ -46,6 +56,32 @@ CASES = {
 }
 INPUTS = {"ew_chain": ["x", "r"], "layernorm": ["x"], "softmax": ["x"],
           "bias_gelu_res_ln": ["x", "r"]}
+# The issue-10 cases: their own shapes; bytes moved = inputs + output.
+SHAPED = {
+    "colsum": ("colsum", ["x"], []),
+    "softmax_axis0": ("softmax_axis0", ["x"], []),
+    "nchw_nhwc": ("nchw_nhwc", ["x"], ["c"]),
+    "dwconv_hardswish": ("dwconv_hardswish", ["x"], ["w", "c"]),
+}
+for _n, (_peer, _ins, _ws) in SHAPED.items():
+    CASES[_n] = (_peer, None, _ws)
+    INPUTS[_n] = _ins
+
+
+def shapes(name, rows, cols):
+    """(input shape, output shape, {weight: shape}) of case `name`."""
+    n = max(1, rows // 256)
+    if name == "colsum":
+        return [rows, cols], [cols], {}
+    if name == "softmax_axis0":
+        return [rows, cols], [rows, cols], {}
+    if name == "nchw_nhwc":
+        s = max(1, math.isqrt(cols))
+        return [n, 256, s, s], [n, s, s, 256], {"c": [256]}
+    if name == "dwconv_hardswish":
+        t = max(3, round(112 * math.sqrt(cols / 4096)))
+        return [n, 96, t, t], [n, 96, t, t], {"w": [96, 1, 3, 3], "c": [96]}
+    return [rows, cols], [rows, cols], {w: [cols] for w in CASES[name][2]}
 
 
 def to_bf16_bits(a):
@@ -90,6 +126,18 @@ def graph_nodes(name):
         return [ln("x")]
     if name == "softmax":
         return [helper.make_node("Softmax", ["x"], ["y"], axis=-1)]
+    if name == "colsum":
+        return [helper.make_node("ReduceSum", ["x", "axes0"], ["y"], keepdims=0)]
+    if name == "softmax_axis0":
+        return [helper.make_node("Softmax", ["x"], ["y"], axis=0)]
+    if name == "nchw_nhwc":
+        return [helper.make_node("Transpose", ["x"], ["t"], perm=[0, 2, 3, 1]),
+                helper.make_node("Add", ["t", "c"], ["tc"]),
+                helper.make_node("Relu", ["tc"], ["y"])]
+    if name == "dwconv_hardswish":
+        return [helper.make_node("Conv", ["x", "w", "c"], ["h"], group=96,
+                                 kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+                helper.make_node("HardSwish", ["h"], ["y"])]
     return [helper.make_node("Add", ["x", "b"], ["h"])] + \
         gelu_nodes("h", "gh", "g_") + \
         [helper.make_node("Add", ["gh", "r"], ["s"]), ln("s")]
@@ -98,14 +146,18 @@ def graph_nodes(name):
 def make_model(name, rows, cols, bf16, seed):
     rng = np.random.default_rng(seed)
     elem = TensorProto.BFLOAT16 if bf16 else TensorProto.FLOAT
-    inits = [tensor(w, rng.standard_normal(cols), bf16) for w in CASES[name][2]]
+    in_shape, out_shape, weights = shapes(name, rows, cols)
+    inits = [tensor(w, rng.standard_normal(weights[w]), bf16)
+             for w in CASES[name][2]]
     if name in ("ew_chain", "bias_gelu_res_ln"):
         inits += [tensor("half", 0.5, bf16), tensor("one", 1.0, bf16),
                   tensor("inv_sqrt2", 1 / math.sqrt(2), bf16)]
+    if name == "colsum":
+        inits.append(numpy_helper.from_array(np.array([0], np.int64), "axes0"))
     graph = helper.make_graph(
         graph_nodes(name), name,
-        [helper.make_tensor_value_info(i, elem, [rows, cols]) for i in INPUTS[name]],
-        [helper.make_tensor_value_info("y", elem, [rows, cols])], inits)
+        [helper.make_tensor_value_info(i, elem, in_shape) for i in INPUTS[name]],
+        [helper.make_tensor_value_info("y", elem, out_shape)], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)],
                               producer_name="bwc make_microbenchmarks.py")
     onnx.checker.check_model(model)
@@ -127,6 +179,22 @@ def reference(name, v):
     if name == "softmax":
         e = np.exp(v["x"] - v["x"].max(axis=-1, keepdims=True))
         return e / e.sum(axis=-1, keepdims=True)
+    if name == "colsum":
+        return v["x"].sum(axis=0)
+    if name == "softmax_axis0":
+        e = np.exp(v["x"] - v["x"].max(axis=0, keepdims=True))
+        return e / e.sum(axis=0, keepdims=True)
+    if name == "nchw_nhwc":
+        return np.maximum(v["x"].transpose(0, 2, 3, 1) + v["c"], 0.0)
+    if name == "dwconv_hardswish":
+        x, w = v["x"], v["w"]
+        t = x.shape[2]
+        xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        h = np.zeros_like(x) + v["c"][None, :, None, None]
+        for i in range(3):
+            for j in range(3):
+                h += xp[:, :, i:i + t, j:j + t] * w[None, :, 0, i, j, None, None]
+        return h * np.clip(h / 6.0 + 0.5, 0.0, 1.0)
     return layernorm(gelu(v["x"] + v["b"]) + v["r"])
 
 
@@ -140,6 +208,8 @@ def write_data(case_dir, name, model, bf16, seed):
     graph = model.graph
     values = {}
     for init in graph.initializer:
+        if init.data_type == TensorProto.INT64:
+            continue  # axes, not data
         a = numpy_helper.to_array(init)
         # Some onnx versions return bf16 initializers as their uint16 bits.
         if a.dtype == np.uint16:
@@ -195,9 +265,14 @@ def main():
                 onnx.save(model, model_path)
                 peer, per_elem, _ = CASES[name]
                 size = 2 if bf16 else 4
+                if per_elem is None:  # inputs read once, output written once
+                    in_shape, out_shape, _ = shapes(name, args.rows, args.cols)
+                    moved = len(INPUTS[name]) * math.prod(in_shape) + math.prod(out_shape)
+                else:
+                    moved = per_elem * args.rows * args.cols
                 meta = {"case": name, "dtype": tag, "rows": args.rows,
                         "cols": args.cols, "peer_name": "%s %s" % (peer, "bfloat16" if bf16 else "float32"),
-                        "min_bytes": per_elem * args.rows * args.cols * size}
+                        "min_bytes": moved * size}
                 with open(os.path.join(case_dir, "meta.json"), "w") as f:
                     json.dump(meta, f, indent=1)
             if not args.no_data:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Prepares OUTDIR for scripts/gpu-check.sh (runs here, with LLVM): compiles
 # every real model of ../shared/models (plus --fusion=none variants of
-# ppocr_det and ppocr_rec) and every microbenchmark with --target=cuda,
+# ppocr_det and ppocr_rec) and every microbenchmark (the four peer cases
+# and the issue-10 colsum, softmax_axis0, nchw_nhwc, dwconv_hardswish of
+# python/make_microbenchmarks.py) with --target=cuda,
 # builds a smoke-test artifact from hand-written PTX, copies the small
 # test cases and peers_torch.py. The 16384x4096 microbenchmark data is not
 # copied (the GPU machine generates it); OUTDIR must stay under 60 MiB.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU-check tooling, run on the CPU: the four microbenchmarks
+# The GPU-check tooling, run on the CPU: the eight microbenchmarks
 # (make_microbenchmarks.py at 64x256, fp32 and bf16) compiled for the CPU
 # and checked against their numpy references; compare-fusion.sh --target=cpu; then
 # prepare-gpu-check.sh (CPU target, microbenchmarks only) and gpu-check.sh
@@ -16,7 +16,7 @@ cd "$src"
 
 echo "== microbenchmarks at 64x256 on the CPU (fp32 at 1e-5, bf16 at 3e-2)"
 "$PYTHON" python/make_microbenchmarks.py "$tmp/mb" --rows 64 --cols 256 --bf16 > "$tmp/mb.txt"
-[ "$(wc -l < "$tmp/mb.txt")" -eq 8 ]
+[ "$(wc -l < "$tmp/mb.txt")" -eq 16 ]
 while read -r dir; do
   tol=1e-5; case $dir in *bf16) tol=3e-2 ;; esac
   "$build/bin/bwc-compile" "$dir/model.onnx" --target=cpu -o "$dir/m.bwc"
@@ -54,5 +54,5 @@ BWC_RUN=$build/bin/bwc-run BWC_CUDA_DRIVER=$build/lib/libbwc-fake-cuda.so \
 grep -q '^layernorm_fp32 .* PASS .* 0\.3 *0\.5$' "$tmp/table.txt" ||
   { echo "FAIL: the layernorm row lacks the canned peer figures"; exit 1; }
 grep -q '^smoke .* PASS ' "$tmp/table.txt"
-grep -q '^5 passed, 0 failed$' "$tmp/table.txt"
+grep -q '^9 passed, 0 failed$' "$tmp/table.txt"
 echo "gpu-check scripts: OK"
