@@ -1,0 +1,147 @@
+//===- DriverConfigTest.cpp - The CUDA drivers refuse a bad bwc.config ----===//
+//
+// bwc-compile always runs bwc-configure-kernels, which never writes these
+// configurations, so the drivers' own checks (against a later pass such as
+// bwc-tile writing a field the driver cannot honour) are tested here, on
+// hand-written kernels: each must fail with its diagnostic, never build a
+// kernel that computes something else.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Target/CUDA/CudaTarget.h"
+
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+namespace {
+
+constexpr const char *kSoftmax = R"(
+func.func private @k(%x: tensor<8x64xf32>) -> tensor<8x64xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<8x64xf32>) -> tensor<8x1xf32>
+  %d = bwc.binary sub %x, %m : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x64xf32>
+  return %d : tensor<8x64xf32>
+})";
+
+constexpr const char *kTransposedReuse = R"(
+func.func private @k(%x: tensor<8x8xf32>) -> tensor<8x8xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %m = bwc.reduce sum %x axes = [1] keepdims = true : (tensor<8x8xf32>) -> tensor<8x1xf32>
+  %t = bwc.transpose %x perm = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %y = bwc.binary sub %t, %m : (tensor<8x8xf32>, tensor<8x1xf32>) -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+})";
+
+constexpr const char *kColumnSum = R"(
+func.func private @k(%x: tensor<64x32xf32>) -> tensor<32xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %m = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<64x32xf32>) -> tensor<32xf32>
+  return %m : tensor<32xf32>
+})";
+
+constexpr const char *kExp = R"(
+func.func private @k(%x: tensor<64x32xf32>) -> tensor<64x32xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %e = bwc.unary exp %x : (tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %e : tensor<64x32xf32>
+})";
+
+constexpr const char *kTranspose = R"(
+func.func private @k(%x: tensor<64x32xf32>) -> tensor<32x64xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %t = bwc.transpose %x perm = [1, 0] : (tensor<64x32xf32>) -> tensor<32x64xf32>
+  return %t : tensor<32x64xf32>
+})";
+
+class DriverConfigTest : public ::testing::Test {
+protected:
+  DriverConfigTest() {
+    // What the compile pipeline has loaded before the drivers run.
+    ctx.loadDialect<BWCDialect, func::FuncDialect, arith::ArithDialect,
+                    math::MathDialect, memref::MemRefDialect,
+                    scf::SCFDialect>();
+    loadCudaDialects(ctx);
+  }
+  /// Builds the gpu.func of kernel `text` under `config`; returns the
+  /// diagnostics (empty on success).
+  std::string build(StringRef text, StringRef config) {
+    std::string source = text.str();
+    source.replace(source.find("CONFIG"), 6, config.str());
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+    EXPECT_TRUE(module);
+    if (!module)
+      return "unparsable";
+    std::string errors;
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+      errors += d.str() + "\n";
+      return success();
+    });
+    bool ok = succeeded(buildGpuKernels(*module, "_bwc"));
+    EXPECT_EQ(ok, errors.empty()) << errors;
+    return errors;
+  }
+  MLIRContext ctx;
+};
+
+TEST_F(DriverConfigTest, GoodConfigurationsBuild) {
+  EXPECT_EQ(build(kSoftmax, "{emitter = \"row_reduction\", block = 64, grid = "
+                            "4, rows_per_block = 2, threads_per_row = 32, "
+                            "cache_row = 1, row = 64, rows = 8}"),
+            "");
+  EXPECT_EQ(build(kColumnSum, "{emitter = \"column_reduction\", block = 256, "
+                              "grid = 1, columns_per_block = 32, slices = 8}"),
+            "");
+  EXPECT_EQ(build(kTranspose, "{emitter = \"transpose_tiled\", block = 256, "
+                              "grid = 2, tile = 32}"),
+            "");
+}
+
+TEST_F(DriverConfigTest, RowReductionRefusesBadShapesAndCaches) {
+  EXPECT_NE(build(kSoftmax, "{emitter = \"row_reduction\", block = 64, grid = "
+                            "4, rows_per_block = 4, threads_per_row = 32, "
+                            "row = 64, rows = 8}")
+                .find("expects a row-reduction block of rows_per_block x "
+                      "threads_per_row threads"),
+            std::string::npos);
+  EXPECT_NE(build(kSoftmax, "{emitter = \"row_reduction\", block = 32, grid = "
+                            "8, rows_per_block = 2, threads_per_row = 16, "
+                            "row = 64, rows = 8}")
+                .find("whole warps per row"),
+            std::string::npos);
+  EXPECT_NE(build(kTransposedReuse,
+                  "{emitter = \"row_reduction\", block = 32, grid = 8, "
+                  "rows_per_block = 1, threads_per_row = 32, cache_row = 1, "
+                  "row = 8, rows = 8}")
+                .find("expects cache_row only where"),
+            std::string::npos);
+}
+
+TEST_F(DriverConfigTest, ColumnReductionRefusesBadBlocksAndKernels) {
+  EXPECT_NE(build(kColumnSum, "{emitter = \"column_reduction\", block = 256, "
+                              "grid = 1, columns_per_block = 32, slices = 4}")
+                .find("expects a column-reduction block of columns_per_block "
+                      "x slices threads"),
+            std::string::npos);
+  EXPECT_NE(build(kSoftmax, "{emitter = \"column_reduction\", block = 256, "
+                            "grid = 1, columns_per_block = 32, slices = 8}")
+                .find("expects a column-reduction kernel"),
+            std::string::npos);
+}
+
+TEST_F(DriverConfigTest, TransposeTiledRefusesBadBlocksAndKernels) {
+  EXPECT_NE(build(kTranspose, "{emitter = \"transpose_tiled\", block = 128, "
+                              "grid = 2, tile = 32}")
+                .find("expects a transpose_tiled block of 256 threads"),
+            std::string::npos);
+  EXPECT_NE(build(kExp, "{emitter = \"transpose_tiled\", block = 256, grid = "
+                        "2, tile = 32}")
+                .find("expects one transpose feeding elementwise ops"),
+            std::string::npos);
+}
+
+} // namespace
