@@ -277,6 +277,22 @@ struct ConfigureKernelsPass
       set("row", row.row);
       set("rows", row.rows);
       set("elements_per_thread", l.perThread);
+    } else if (MatmulOp mm = tiledMatmul(kernel)) {
+      // 64x64 output tiles, K in steps of 16 through shared memory, 4x4
+      // outputs per thread of 256.
+      ArrayRef<int64_t> shape = mm.getType().getShape();
+      int64_t tiles =
+          ceilDiv(shape.back(), 64) * ceilDiv(shape[shape.size() - 2], 64) *
+          (mm.getType().getNumElements() /
+           std::max<int64_t>(1, shape.back() * shape[shape.size() - 2]));
+      int64_t grid = strideGrid(tiles * 256, 256);
+      emitter("contraction_tiled");
+      set("block", 256);
+      set("grid", grid);
+      set("tile_m", 64);
+      set("tile_n", 64);
+      set("tile_k", 16);
+      set("elements_per_thread", ceilDiv(tiles, grid) * 16);
     } else if (fitsColumnReduction(kernel)) {
       // 32 adjacent outputs per block (one coalesced warp access per
       // reduced position), up to 8 slices of the reduced positions.
@@ -395,4 +411,34 @@ TransposeOp mlir::bwc::tiledTranspose(func::FuncOp kernel) {
       }))
     return {};
   return t;
+}
+
+MatmulOp mlir::bwc::tiledMatmul(func::FuncOp kernel) {
+  SmallVector<MatmulOp> matmuls;
+  bool other = false;
+  kernel.walk([&](Operation *op) {
+    if (auto m = dyn_cast<MatmulOp>(op))
+      matmuls.push_back(m);
+    else if (isa<ReduceOp, ArgReduceOp, ConvOp, PoolOp>(op))
+      other = true;
+  });
+  if (matmuls.size() != 1 || other)
+    return {};
+  MatmulOp m = matmuls.front();
+  auto lhs = cast<RankedTensorType>(m.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(m.getRhs().getType());
+  Type e = m.getType().getElementType();
+  auto acc = m->getAttrOfType<TypeAttr>("acc_type");
+  if (lhs.getRank() < 2 || rhs.getRank() < 2 ||
+      !(e.isF16() || e.isBF16() || e.isF32()) || lhs.getElementType() != e ||
+      rhs.getElementType() != e || (acc && !acc.getValue().isF32()))
+    return {};
+  ArrayRef<int64_t> shape = m.getType().getShape();
+  if (!elementwiseFrom(kernel, {m.getResult()}, shape,
+                       /*reductionsAreSeeds=*/false) ||
+      !llvm::all_of(kernel.getResultTypes(), [&](Type r) {
+        return cast<ShapedType>(r).getShape() == shape;
+      }))
+    return {};
+  return m;
 }

@@ -103,14 +103,19 @@ func.func private @k_transposed_reuse(%x: tensor<8x8xf32>) -> tensor<8x8xf32> at
 // Tests that a column reduction (not the trailing axis) gets the
 // column-reduction emitter: 32 adjacent outputs x 8 slices of the 64 reduced
 // positions; a row reduction whose per-row value is combined with another
-// row's (numpy broadcasting of a non-keepdims result) and a matmul get the
-// thread-per-output emitter.
+// row's (numpy broadcasting of a non-keepdims result) get the
+// thread-per-output emitter; an f32 matmul gets 64x64x16 shared tiles, an
+// i32 one and one with a second output of another shape thread-per-output.
 // CHECK-LABEL: func.func private @k_column
 // CHECK-SAME: bwc.config = {block = 256 : i64, columns_per_block = 32 : i64, elements_per_thread = 8 : i64, emitter = "column_reduction", grid = 1 : i64, slices = 8 : i64}
 // CHECK-LABEL: func.func private @k_cross_row
 // CHECK-SAME: emitter = "thread_per_output"
 // CHECK-LABEL: func.func private @k_matmul
-// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 1 : i64}
+// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 16 : i64, emitter = "contraction_tiled", grid = 1 : i64, tile_k = 16 : i64, tile_m = 64 : i64, tile_n = 64 : i64}
+// CHECK-LABEL: func.func private @k_matmul_int
+// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-LABEL: func.func private @k_matmul_two_shapes
+// CHECK-SAME: emitter = "thread_per_output"
 func.func private @k_column(%x: tensor<64x8xf32>) -> tensor<8xf32> attributes {bwc.kernel} {
   %m = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<64x8xf32>) -> tensor<8xf32>
   return %m : tensor<8xf32>
@@ -123,6 +128,15 @@ func.func private @k_cross_row(%x: tensor<4x4xf32>) -> tensor<4x4xf32> attribute
 func.func private @k_matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> attributes {bwc.kernel} {
   %0 = bwc.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
+}
+func.func private @k_matmul_int(%a: tensor<4x8xi32>, %b: tensor<8x16xi32>) -> tensor<4x16xi32> attributes {bwc.kernel} {
+  %0 = bwc.matmul %a, %b : (tensor<4x8xi32>, tensor<8x16xi32>) -> tensor<4x16xi32>
+  return %0 : tensor<4x16xi32>
+}
+func.func private @k_matmul_two_shapes(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> (tensor<4x16xf32>, tensor<4x8xf32>) attributes {bwc.kernel} {
+  %0 = bwc.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = bwc.unary neg %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0, %1 : tensor<4x16xf32>, tensor<4x8xf32>
 }
 
 // -----

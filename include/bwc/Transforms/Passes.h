@@ -41,6 +41,13 @@ bool fitsColumnReduction(func::FuncOp kernel);
 class TransposeOp;
 TransposeOp tiledTranspose(func::FuncOp kernel);
 
+/// The matmul a `contraction_tiled` kernel computes in shared-memory
+/// tiles: the kernel's only windowed op, f16/bf16/f32 operands of rank >= 2
+/// summed in f32 (no other acc_type), every value computed from it
+/// elementwise on its shape, the shape of every result; else null.
+class MatmulOp;
+MatmulOp tiledMatmul(func::FuncOp kernel);
+
 /// The program function `name` of `module`, or null after an error naming
 /// it (every program pass starts here).
 inline func::FuncOp lookupProgram(ModuleOp module, StringRef name) {

@@ -35,6 +35,7 @@ Driver lookupDriver(StringRef emitter) {
       .Case("row_reduction", emitRowReductionKernel)
       .Case("column_reduction", emitColumnReductionKernel)
       .Case("transpose_tiled", emitTransposeTiledKernel)
+      .Case("contraction_tiled", emitContractionTiledKernel)
       .Case("thread_per_output", emitThreadPerOutputKernel)
       .Default(nullptr);
 }
@@ -49,8 +50,9 @@ LogicalResult buildKernel(OpBuilder &b, func::FuncOp kernel, StringRef suffix) {
   Driver driver = lookupDriver(emitter.getValue());
   if (!driver)
     return kernel.emitError() << "expects emitter loop, row_reduction, "
-                                 "column_reduction, transpose_tiled or "
-                                 "thread_per_output but got "
+                                 "column_reduction, transpose_tiled, "
+                                 "contraction_tiled or thread_per_output "
+                                 "but got "
                               << emitter;
   SmallVector<Type> args;
   for (Type t : kernel.getArgumentTypes())

@@ -85,12 +85,25 @@
 // PTX-NOT: ld.global
 // PTX: st.global
 
-// Tests that a matmul is thread-per-output with the K loop inside.
+// Tests that an f32 matmul (64x48 @ 48x32) is contraction_tiled: A and B
+// tiles of 16x64 f32 in shared memory, the K loop in steps of 16 with a
+// barrier after the loads and after the 16-step inner loop of 16
+// accumulators (4x4 per thread), multiply then add as the elemental
+// emitter does, guarded stores.
 // GPU-LABEL: gpu.func @main_k2_matmul_bwc
-// GPU-SAME: emitter = "thread_per_output"
+// GPU-SAME: workgroup(%[[AS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: emitter = "contraction_tiled"
 // GPU: scf.for
-// GPU: scf.for
+// GPU: scf.for %{{.*}} = %c0{{.*}} to %c48{{.*}} step %c16
+// GPU: memref.store %{{.*}}, %[[AS]]
+// GPU: memref.store %{{.*}}, %[[BS]]
+// GPU: gpu.barrier
+// GPU: scf.for %{{.*}} = %c0{{.*}} to %c16{{.*}} step %c1{{.*}} iter_args
+// GPU-COUNT-16: arith.mulf
+// GPU: gpu.barrier
 // PTX-LABEL: .visible .entry main_k2_matmul_bwc(
+// PTX: bar.sync
+// PTX: ld.shared
 // PTX: mul.rn.f32
 // PTX-NEXT: add.rn.f32
 

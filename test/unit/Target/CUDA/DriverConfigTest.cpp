@@ -144,4 +144,16 @@ TEST_F(DriverConfigTest, TransposeTiledRefusesBadBlocksAndKernels) {
             std::string::npos);
 }
 
+TEST_F(DriverConfigTest, ContractionTiledRefusesBadTilesAndKernels) {
+  EXPECT_NE(build(kExp, "{emitter = \"contraction_tiled\", block = 256, "
+                        "grid = 1, tile_m = 64, tile_n = 64, tile_k = 16}")
+                .find("expects one float matmul"),
+            std::string::npos);
+  EXPECT_NE(build(kExp, "{emitter = \"contraction_tiled\", block = 256, "
+                        "grid = 1, tile_m = 32, tile_n = 64, tile_k = 16}")
+                .find("expects a contraction_tiled block of 256 threads and "
+                      "64x64x16 tiles"),
+            std::string::npos);
+}
+
 } // namespace
