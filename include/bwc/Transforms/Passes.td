@@ -89,6 +89,10 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
       moves a non-innermost dimension innermost (both >= 16 elements), with
       elementwise ops on its shape after it: 32x32 `tile`s staged through
       shared memory by 256 threads, coalesced on both sides;
+    - `emitter = "contraction_tiled"` for one float matmul (f32
+      accumulation) with an elementwise epilogue: 64x64 output tiles
+      (`tile_m`, `tile_n`), K through shared memory in steps of `tile_k`
+      (16), 256 threads of 4x4 outputs;
     - `emitter = "thread_per_output"` otherwise (pools, matmul, conv,
       arg_reduce): one thread per output element, the reduced or K/window
       loop inside it; correct for every kernel.
