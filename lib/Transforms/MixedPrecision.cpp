@@ -14,7 +14,10 @@
 // Elementwise ops the follow rule would put in low precision compute in f32
 // from their widened operands instead; a result read by one elementwise op
 // stays f32 (a register inside the fused kernel), any other is rounded to
-// the low type once, by a cast right after it, where it is stored.
+// the low type once, by a cast right after it, where it is stored. An
+// elementwise op reading a low value that a non-elementwise op also reads
+// (stored anyway) computes in the low type: widening it would make fusion
+// store an f32 copy in the producer's kernel.
 // Range safety: an f32 constant that the low type cannot hold (a finite
 // |v| > 65504 in fp16, or nonzeros that all flush to zero, like an
 // epsilon) is never converted; an op reading one stays in f32.
@@ -281,8 +284,17 @@ public:
     // Elementwise arithmetic computes in f32 (registers cost no bytes) and
     // rounds once, where its chain ends and the value is stored: a conv's
     // epilogue (scale, shift, activation) otherwise rounds after every op.
+    // A low operand also read by a non-elementwise op is stored anyway; a
+    // widening cast of it would fuse into its producer's kernel and store
+    // an f32 copy, so such an op computes in the low type.
+    auto storedAndRead = [&](Value v) {
+      return isFloatTensor(v) && elementType(v) == low &&
+             !v.getDefiningOp<ConstantOp>() &&
+             !llvm::all_of(v.getUsers(), isElementwise);
+    };
     if (useLow && isElementwise(op) &&
-        llvm::all_of(op->getResults(), [](Value r) { return isF32(r); })) {
+        llvm::all_of(op->getResults(), [](Value r) { return isF32(r); }) &&
+        llvm::none_of(op->getOperands(), storedAndRead)) {
       widenElementwise(op);
       return;
     }

@@ -43,18 +43,18 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<4x16xf32> {
 
 // -----
 
-// Tests deny: exp and the sum reduction compute in f32; the max reduction
-// follows in f16 and the subtraction feeding exp stays an f32 register
-// value; the division computes in f32 and is rounded to f16 once for the
-// second matmul; the f16 -> f32 -> f16 round trip folds away, f32 -> f16 ->
-// f32 does not.
+// Tests deny: exp and the sum reduction compute in f32 on their input cast
+// up; the subtraction computes in f16 because the matmul result it reads
+// is also read by non-elementwise ops (stored anyway: widening it would
+// store an f32 copy); the division computes in f32 and is rounded to f16
+// once for the second matmul; the f16 -> f32 -> f16 round trip folds away,
+// f32 -> f16 -> f32 does not.
 // CHECK-LABEL: func.func @main
 // CHECK: %[[M:.*]] = bwc.matmul {{.*}} -> tensor<4x4xf16>
-// CHECK: %[[MU:.*]] = bwc.cast %[[M]] : tensor<4x4xf16> to tensor<4x4xf32>
 // CHECK: %[[MX:.*]] = bwc.reduce max %[[M]] {{.*}} -> tensor<4x1xf16>
-// CHECK: %[[MXU:.*]] = bwc.cast %[[MX]] : tensor<4x1xf16> to tensor<4x1xf32>
-// CHECK: %[[S:.*]] = bwc.binary sub %[[MU]], %[[MXU]] {{.*}} -> tensor<4x4xf32>
-// CHECK: %[[E:.*]] = bwc.unary exp %[[S]] : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: %[[S:.*]] = bwc.binary sub %[[M]], %[[MX]] {{.*}} -> tensor<4x4xf16>
+// CHECK: %[[SU:.*]] = bwc.cast %[[S]] : tensor<4x4xf16> to tensor<4x4xf32>
+// CHECK: %[[E:.*]] = bwc.unary exp %[[SU]] : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK: %[[SUM:.*]] = bwc.reduce sum %[[E]] {{.*}} -> tensor<4x1xf32>
 // CHECK: %[[D:.*]] = bwc.binary div %[[E]], %[[SUM]] {{.*}} -> tensor<4x4xf32>
 // CHECK: %[[DH:.*]] = bwc.cast %[[D]] : tensor<4x4xf32> to tensor<4x4xf16>
@@ -103,15 +103,15 @@ func.func @main(%x: tensor<2x4xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tenso
 
 // Tests the overflow heuristics: a square, a division by a computed value
 // and a reciprocal compute in f32 on f16 inputs; a division by a constant
-// computes in f32 like every elementwise op; an average pool in f16 sums
-// in f32.
+// follows in f16 (its operand is also read by the pool, so it is stored in
+// f16 anyway); an average pool in f16 sums in f32.
 // CHECK-LABEL: func.func @main
 // CHECK: %[[M:.*]] = bwc.matmul {{.*}} -> tensor<1x2x4x4xf16>
 // CHECK: %[[MU:.*]] = bwc.cast %[[M]] : tensor<1x2x4x4xf16> to tensor<1x2x4x4xf32>
 // CHECK: bwc.binary mul %[[MU]], %[[MU]] {{.*}} -> tensor<1x2x4x4xf32>
 // CHECK: bwc.binary div %[[MU]], %[[MU]] {{.*}} -> tensor<1x2x4x4xf32>
 // CHECK: bwc.unary reciprocal %[[MU]] {{.*}} -> tensor<1x2x4x4xf32>
-// CHECK: bwc.binary div %[[MU]], %{{.*}} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+// CHECK: bwc.binary div %[[M]], %{{.*}} : (tensor<1x2x4x4xf16>, tensor<f16>) -> tensor<1x2x4x4xf16>
 // CHECK: bwc.pool avg %[[M]] {{.*}} {acc_type = f32} : (tensor<1x2x4x4xf16>) -> tensor<1x2x2x2xf16>
 func.func @main(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x2xf32>) {
   %c = bwc.constant dense<3.0> : tensor<f32>
