@@ -11,7 +11,7 @@
 # Usage: scripts/prepare-gpu-check.sh OUTDIR [--bf16]
 # Environment: BWC_BUILD_DIR (default build; needs bwc-compile and
 # bwc-make-test-artifact), BWC_SHARED (default ../shared), PYTHON (default
-# python3; needs onnx and numpy), BWC_GPU_CHECK_TARGET (default cuda; cpu
+# /usr/bin/python3, Debian's, which has onnx and numpy), BWC_GPU_CHECK_TARGET (default cuda; cpu
 # only to test these scripts on a machine without a GPU), MICRO_ROWS and
 # MICRO_COLS (default 16384 and 4096), SKIP_MODELS=1 (microbenchmarks only).
 set -euo pipefail
@@ -21,7 +21,7 @@ SHARED=${BWC_SHARED:-../shared}
 [ $# -ge 1 ] || { echo "usage: $0 OUTDIR [--bf16]" >&2; exit 2; }
 out=$1 bf16=${2:-}
 bin=$BUILD_DIR/bin
-PYTHON=${PYTHON:-python3}
+PYTHON=${PYTHON:-/usr/bin/python3}
 target=--target=${BWC_GPU_CHECK_TARGET:-cuda}
 for tool in bwc-compile bwc-make-test-artifact; do
   [ -x "$bin/$tool" ] || { echo "prepare-gpu-check: $bin/$tool is missing (build it first)" >&2; exit 1; }
