@@ -262,9 +262,9 @@ LogicalResult Model::columnReduction(int64_t block) {
 /// 32x32 tiles through shared memory: a warp reads a tile row along the
 /// output dim fed by the input's innermost dim and writes a tile row along
 /// the output's innermost dim. As the CUDA driver does, only the staged
-/// transpose's operand is read in the first phase; the other arguments are
-/// read at the output index with the transpose bound. Without a stageable
-/// transpose each argument counts in the phase where it is coalesced
+/// transposes' operands are read in the first phase; the other arguments
+/// are read at the output index with the transposes bound. Without a
+/// stageable transpose each argument counts in the phase where it is coalesced
 /// (`other` holds the read phase).
 void Model::transposeTiled() {
   ArrayRef<int64_t> shape = shapeOf(kernel.getResultTypes().front());
@@ -286,14 +286,20 @@ void Model::transposeTiled() {
     });
     return found;
   };
-  // The staged transpose: the kernel's only transpose moving a
-  // non-innermost dim innermost, on the result shape (as the CUDA driver
-  // requires); without one, the dim is probed on the biggest argument.
+  // The staged transposes: the kernel's transposes, all with one
+  // permutation moving a non-innermost dim innermost, on the result shape
+  // (as the CUDA driver requires); without them, the dim is probed on the
+  // biggest argument.
   SmallVector<TransposeOp> transposes;
   kernel.walk([&](TransposeOp t) { transposes.push_back(t); });
   TransposeOp staged;
-  if (transposes.size() == 1 && transposes[0].getPerm().back() != rank - 1 &&
-      transposes[0].getType().getShape() == shape)
+  if (!transposes.empty() && transposes[0].getPerm().back() != rank - 1 &&
+      llvm::all_of(transposes, [&](TransposeOp t) {
+        return t.getType().getShape() == shape &&
+               t.getPerm() == transposes[0].getPerm() &&
+               t.getInput().getType().getShape() ==
+                   transposes[0].getInput().getType().getShape();
+      }))
     staged = transposes[0];
   Index zero(rank, 0);
   int64_t base = probe(zero);
@@ -307,7 +313,8 @@ void Model::transposeTiled() {
       inner = d;
   }
   if (staged)
-    tracer.bound.insert(staged);
+    for (TransposeOp t : transposes)
+      tracer.bound.insert(t);
   int64_t ti = ceilDiv(shape[inner], tile), tj = ceilDiv(shape[rank - 1], tile);
   int64_t outer = numel(kernel.getResultTypes().front()) /
                   std::max<int64_t>(1, shape[inner] * shape[rank - 1]);
@@ -330,7 +337,8 @@ void Model::transposeTiled() {
             Index in(rank);
             for (auto [d, p] : llvm::enumerate(staged.getPerm()))
               in[p] = idx[d];
-            read(staged.getInput(), in);
+            for (TransposeOp t : transposes)
+              read(t.getInput(), in);
           } else {
             for (unsigned r = 0; r < kernel.getNumResults(); ++r)
               read(ret->getOperand(r), idx);

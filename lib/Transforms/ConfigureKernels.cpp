@@ -227,9 +227,11 @@ struct ConfigureKernelsPass
     bool oneShape = llvm::all_equal(llvm::map_range(
         results, [](Type t) { return cast<ShapedType>(t).getShape(); }));
     RowShape row;
-    TransposeOp transpose =
-        !windowed && oneShape ? tiledTranspose(kernel) : TransposeOp();
-    if (transpose) {
+    SmallVector<TransposeOp, 2> staged;
+    if (!windowed && oneShape)
+      staged = tiledTransposes(kernel);
+    if (!staged.empty()) {
+      TransposeOp transpose = staged.front();
       // 32x32 tiles through shared memory, 32x8 threads: both sides
       // coalesced. Tiles: the other dimensions x both tiled ones.
       ArrayRef<int64_t> shape = transpose.getType().getShape();
@@ -383,8 +385,8 @@ bool mlir::bwc::fitsColumnReduction(func::FuncOp kernel) {
          });
 }
 
-TransposeOp mlir::bwc::tiledTranspose(func::FuncOp kernel) {
-  SmallVector<TransposeOp> transposes;
+SmallVector<TransposeOp, 2> mlir::bwc::tiledTransposes(func::FuncOp kernel) {
+  SmallVector<TransposeOp, 2> transposes;
   bool windowed = false;
   kernel.walk([&](Operation *op) {
     if (auto t = dyn_cast<TransposeOp>(op))
@@ -392,25 +394,36 @@ TransposeOp mlir::bwc::tiledTranspose(func::FuncOp kernel) {
     else if (isa<ReduceOp, ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op))
       windowed = true;
   });
-  if (transposes.size() != 1 || windowed)
+  if (transposes.empty() || windowed)
     return {};
-  TransposeOp t = transposes.front();
-  auto type = cast<RankedTensorType>(t.getType());
-  ArrayRef<int64_t> perm = t.getPerm(), shape = type.getShape();
-  int64_t rank = type.getRank();
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  if (rank < 2 || perm.back() == rank - 1 || bits < 16 || bits > 64)
+  TransposeOp first = transposes.front();
+  ArrayRef<int64_t> perm = first.getPerm(), shape = first.getType().getShape();
+  int64_t rank = shape.size();
+  if (rank < 2 || perm.back() == rank - 1)
     return {};
   int64_t p = llvm::find(perm, rank - 1) - perm.begin();
   if (shape[p] < 16 || shape.back() < 16)
     return {};
-  if (!elementwiseFrom(kernel, {t.getResult()}, shape,
-                       /*reductionsAreSeeds=*/false) ||
+  // One padded 32x33 tile per transpose, within the 48 KiB a block may
+  // use without opting in.
+  int64_t sharedBytes = 0;
+  llvm::SmallPtrSet<Value, 16> staged;
+  for (TransposeOp t : transposes) {
+    unsigned bits = t.getType().getElementType().getIntOrFloatBitWidth();
+    if (t.getPerm() != perm || t.getType().getShape() != shape || bits < 16 ||
+        bits > 64)
+      return {};
+    sharedBytes += 32 * 33 * int64_t(bits / 8);
+    staged.insert(t.getResult());
+  }
+  if (sharedBytes > 48 * 1024)
+    return {};
+  if (!elementwiseFrom(kernel, staged, shape, /*reductionsAreSeeds=*/false) ||
       !llvm::all_of(kernel.getResultTypes(), [&](Type r) {
         return cast<ShapedType>(r).getShape() == shape;
       }))
     return {};
-  return t;
+  return transposes;
 }
 
 MatmulOp mlir::bwc::tiledMatmul(func::FuncOp kernel) {

@@ -105,8 +105,8 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
     int64_t eb = widestElementBytes(kernel);
     SmallVector<Candidate> out = {{dflt}};
 
-    // Only a transpose the CUDA driver can stage (tiledTranspose).
-    if (emitter == "loop" && tiledTranspose(kernel) &&
+    // Only transposes the CUDA driver can stage (tiledTransposes).
+    if (emitter == "loop" && !tiledTransposes(kernel).empty() &&
         allowed.contains("transpose_tiled")) {
       int64_t tiles = elements / (shape.back() * shape[shape.size() - 2]) *
                       ceilDiv(shape.back(), 32) *

@@ -179,9 +179,12 @@ func.func private @k_column_int(%x: tensor<16x32xi32>) -> tensor<32xi32> attribu
 // -----
 
 // Tests that an NCHW -> NHWC transpose with a bias add gets 32x32 shared
-// tiles (2 x 20 x ceil(40/32) x ceil(64/32) = 160 tiles), and that a
-// transpose whose new innermost dimension has 3 elements, one that keeps
-// the innermost dimension, and a kernel with two transposes stay `loop`.
+// tiles (2 x 20 x ceil(40/32) x ceil(64/32) = 160 tiles), that two
+// transposes with one permutation and input shape share the tiling, and
+// that a transpose whose new innermost dimension has 3 elements, one that
+// keeps the innermost dimension, two transposes with different
+// permutations and six f64 transposes (6 x 32 x 33 x 8 bytes > 48 KiB of
+// shared tiles) stay `loop`.
 // CHECK-LABEL: func.func private @k_nhwc
 // CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "transpose_tiled", grid = 160 : i64, tile = 32 : i64}
 // CHECK-LABEL: func.func private @k_nhwc_rgb
@@ -189,6 +192,10 @@ func.func private @k_column_int(%x: tensor<16x32xi32>) -> tensor<32xi32> attribu
 // CHECK-LABEL: func.func private @k_keeps_inner
 // CHECK-SAME: emitter = "loop"
 // CHECK-LABEL: func.func private @k_two_transposes
+// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "transpose_tiled", grid = 4 : i64, tile = 32 : i64}
+// CHECK-LABEL: func.func private @k_two_perms
+// CHECK-SAME: emitter = "loop"
+// CHECK-LABEL: func.func private @k_six_f64_transposes
 // CHECK-SAME: emitter = "loop"
 func.func private @k_nhwc(%x: tensor<2x64x20x40xf32>, %b: tensor<64xf32>) -> tensor<2x20x40x64xf32> attributes {bwc.kernel} {
   %t = bwc.transpose %x perm = [0, 2, 3, 1] : (tensor<2x64x20x40xf32>) -> tensor<2x20x40x64xf32>
@@ -208,6 +215,31 @@ func.func private @k_two_transposes(%x: tensor<64x48xf32>, %y: tensor<64x48xf32>
   %u = bwc.transpose %y perm = [1, 0] : (tensor<64x48xf32>) -> tensor<48x64xf32>
   %s = bwc.binary add %t, %u : (tensor<48x64xf32>, tensor<48x64xf32>) -> tensor<48x64xf32>
   return %s : tensor<48x64xf32>
+}
+func.func private @k_two_perms(%x: tensor<16x32x48xf32>, %y: tensor<32x48x16xf32>) -> tensor<16x48x32xf32> attributes {bwc.kernel} {
+  %t = bwc.transpose %x perm = [0, 2, 1] : (tensor<16x32x48xf32>) -> tensor<16x48x32xf32>
+  %u = bwc.transpose %y perm = [2, 1, 0] : (tensor<32x48x16xf32>) -> tensor<16x48x32xf32>
+  %s = bwc.binary add %t, %u : (tensor<16x48x32xf32>, tensor<16x48x32xf32>) -> tensor<16x48x32xf32>
+  return %s : tensor<16x48x32xf32>
+}
+func.func private @k_six_f64_transposes(%x: tensor<64x48xf64>) -> tensor<48x64xf64> attributes {bwc.kernel} {
+  %e = bwc.unary exp %x : (tensor<64x48xf64>) -> tensor<64x48xf64>
+  %n = bwc.unary neg %x : (tensor<64x48xf64>) -> tensor<64x48xf64>
+  %a = bwc.unary abs %x : (tensor<64x48xf64>) -> tensor<64x48xf64>
+  %q = bwc.unary sqrt %x : (tensor<64x48xf64>) -> tensor<64x48xf64>
+  %h = bwc.unary tanh %x : (tensor<64x48xf64>) -> tensor<64x48xf64>
+  %t0 = bwc.transpose %x perm = [1, 0] : (tensor<64x48xf64>) -> tensor<48x64xf64>
+  %t1 = bwc.transpose %e perm = [1, 0] : (tensor<64x48xf64>) -> tensor<48x64xf64>
+  %t2 = bwc.transpose %n perm = [1, 0] : (tensor<64x48xf64>) -> tensor<48x64xf64>
+  %t3 = bwc.transpose %a perm = [1, 0] : (tensor<64x48xf64>) -> tensor<48x64xf64>
+  %t4 = bwc.transpose %q perm = [1, 0] : (tensor<64x48xf64>) -> tensor<48x64xf64>
+  %t5 = bwc.transpose %h perm = [1, 0] : (tensor<64x48xf64>) -> tensor<48x64xf64>
+  %s0 = bwc.binary add %t0, %t1 : (tensor<48x64xf64>, tensor<48x64xf64>) -> tensor<48x64xf64>
+  %s1 = bwc.binary add %s0, %t2 : (tensor<48x64xf64>, tensor<48x64xf64>) -> tensor<48x64xf64>
+  %s2 = bwc.binary add %s1, %t3 : (tensor<48x64xf64>, tensor<48x64xf64>) -> tensor<48x64xf64>
+  %s3 = bwc.binary add %s2, %t4 : (tensor<48x64xf64>, tensor<48x64xf64>) -> tensor<48x64xf64>
+  %s4 = bwc.binary add %s3, %t5 : (tensor<48x64xf64>, tensor<48x64xf64>) -> tensor<48x64xf64>
+  return %s4 : tensor<48x64xf64>
 }
 
 // -----

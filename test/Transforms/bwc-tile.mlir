@@ -60,15 +60,25 @@ func.func private @k_rowsum(%x: tensor<8x1000xf32>) -> tensor<8xf32> attributes 
 
 // -----
 
-// Tests that two transposes in one kernel (which the CUDA driver cannot
-// stage) are never offered transpose_tiled.
+// Tests that two transposes with one permutation and input shape (the
+// CUDA driver stages each in its own tile) are offered transpose_tiled
+// and take it (both sides coalesced), and that two with different
+// permutations (which the driver cannot stage) are never offered it.
 // ALL-LABEL: func.func private @k_two_transposes
+// ALL-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "transpose_tiled", grid = 8 : i64, tile = 32 : i64, vector = 1 : i64}
+// ALL-LABEL: func.func private @k_two_perms
 // ALL-SAME: emitter = "loop"
 func.func private @k_two_transposes(%x: tensor<64x128xf32>, %y: tensor<64x128xf32>) -> tensor<128x64xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 8 : i64, vector = 4 : i64}} {
   %0 = bwc.transpose %x perm = [1, 0] : (tensor<64x128xf32>) -> tensor<128x64xf32>
   %1 = bwc.transpose %y perm = [1, 0] : (tensor<64x128xf32>) -> tensor<128x64xf32>
   %2 = bwc.binary add %0, %1 : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x64xf32>
   return %2 : tensor<128x64xf32>
+}
+func.func private @k_two_perms(%x: tensor<16x32x48xf32>, %y: tensor<32x48x16xf32>) -> tensor<16x48x32xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 24 : i64, vector = 4 : i64}} {
+  %0 = bwc.transpose %x perm = [0, 2, 1] : (tensor<16x32x48xf32>) -> tensor<16x48x32xf32>
+  %1 = bwc.transpose %y perm = [2, 1, 0] : (tensor<32x48x16xf32>) -> tensor<16x48x32xf32>
+  %2 = bwc.binary add %0, %1 : (tensor<16x48x32xf32>, tensor<16x48x32xf32>) -> tensor<16x48x32xf32>
+  return %2 : tensor<16x48x32xf32>
 }
 
 // -----

@@ -33,13 +33,15 @@ bool rowReductionCanCacheInput(func::FuncOp kernel);
 /// kernel result (bwc-configure-kernels, CUDA driver).
 bool fitsColumnReduction(func::FuncOp kernel);
 
-/// The transpose a `transpose_tiled` kernel stages through shared memory:
-/// the kernel's only transpose, moving a non-innermost dimension (>= 16
-/// elements) innermost (>= 16 elements), of 16- to 64-bit elements, with
-/// every value computed from it elementwise on its shape, the shape of
-/// every result, and no reduce/arg_reduce/matmul/conv/pool; else null.
+/// The transposes a `transpose_tiled` kernel stages through shared memory,
+/// one padded 32x33 tile each: every transpose of the kernel, all with the
+/// same permutation and input shape, moving a non-innermost dimension
+/// (>= 16 elements) innermost (>= 16 elements), of 16- to 64-bit elements,
+/// their tiles within 48 KiB, with every value computed from them
+/// elementwise on their shape, the shape of every result, and no
+/// reduce/arg_reduce/matmul/conv/pool; else empty.
 class TransposeOp;
-TransposeOp tiledTranspose(func::FuncOp kernel);
+SmallVector<TransposeOp, 2> tiledTransposes(func::FuncOp kernel);
 
 /// The matmul a `contraction_tiled` kernel computes in shared-memory
 /// tiles: the kernel's only windowed op, f16/bf16/f32 operands of rank >= 2

@@ -4,13 +4,15 @@
 // non-innermost dimension of a transposed value (NCHW -> NHWC, possibly
 // with elementwise ops before and after): with the loop driver either the
 // reads or the writes are strided. Here a block of 32 x 8 threads moves
-// 32 x 32 tiles: the transpose's operand is read with the input's
-// innermost dimension across the warp (coalesced) into a [32][33] shared
-// tile (the pad column avoids bank conflicts on the column reads), then
-// after a barrier each output element is emitted with the transpose bound
-// to its tile element, the output's innermost dimension across the warp
-// (coalesced stores). Only the transpose goes through shared memory; the
-// other operands of the ops after it are read at the output index.
+// 32 x 32 tiles: each transpose's operand is read with the input's
+// innermost dimension across the warp (coalesced) into its own [32][33]
+// shared tile (the pad column avoids bank conflicts on the column reads),
+// then after a barrier each output element is emitted with every
+// transpose bound to its tile element, the output's innermost dimension
+// across the warp (coalesced stores). Several transposes share the tile
+// loop when they have one permutation and input shape (an STFT's real and
+// imaginary parts). Only the transposes go through shared memory; the
+// other operands of the ops after them are read at the output index.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitters.h"
@@ -39,12 +41,14 @@ LogicalResult cuda::emitTransposeTiledKernel(OpBuilder &b, KernelContext &k) {
            << "expects a transpose_tiled block of 256 threads and a tile of "
               "32 but got "
            << k.config;
-  TransposeOp t = tiledTranspose(k.kernel);
-  if (!t)
+  SmallVector<TransposeOp, 2> staged = tiledTransposes(k.kernel);
+  if (staged.empty())
     return k.kernel.emitError()
-           << "expects one transpose feeding elementwise ops on its result "
-              "shape, moving a non-innermost dimension innermost, but got "
+           << "expects transposes with one permutation and input shape "
+              "feeding elementwise ops on their result shape, moving a "
+              "non-innermost dimension innermost, but got "
            << k.kernel.getFunctionType();
+  TransposeOp t = staged.front();
   auto outType = cast<RankedTensorType>(t.getType());
   ArrayRef<int64_t> shape = outType.getShape();
   ArrayRef<int64_t> perm = t.getPerm();
@@ -64,13 +68,16 @@ LogicalResult cuda::emitTransposeTiledKernel(OpBuilder &b, KernelContext &k) {
 
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  Type elt = outType.getElementType();
-  if (auto i = dyn_cast<IntegerType>(elt))
-    elt = IntegerType::get(b.getContext(), i.getWidth());
-  Value smem = k.func.addWorkgroupAttribution(
-      MemRefType::get({kTile, kTile + 1}, elt, MemRefLayoutAttrInterface(),
-                      space),
-      loc);
+  SmallVector<Value> tiles;
+  for (TransposeOp s : staged) {
+    Type elt = s.getType().getElementType();
+    if (auto i = dyn_cast<IntegerType>(elt))
+      elt = IntegerType::get(b.getContext(), i.getWidth());
+    tiles.push_back(k.func.addWorkgroupAttribution(
+        MemRefType::get({kTile, kTile + 1}, elt, MemRefLayoutAttrInterface(),
+                        space),
+        loc));
+  }
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value tx = arith::RemUIOp::create(b, loc, tid, indexConstant(b, loc, kTile));
   Value ty = arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, kTile));
@@ -117,26 +124,29 @@ LogicalResult cuda::emitTransposeTiledKernel(OpBuilder &b, KernelContext &k) {
     return success();
   };
 
-  // Read: tile[row][tx] = the transpose's operand at o (input order).
+  // Read: tile[row][tx] = each transpose's operand at o (input order).
   if (failed(eachRow(/*warpAlongP=*/true, [&](Value row) -> LogicalResult {
         SmallVector<Value> in(rank);
         for (int64_t d = 0; d < rank; ++d)
           in[perm[d]] = index[d];
-        FailureOr<Value> x = k.elements.emit(b, loc, t.getInput(), in);
-        if (failed(x))
-          return failure();
-        memref::StoreOp::create(b, loc, *x, smem, ValueRange{row, tx});
+        for (auto [s, smem] : llvm::zip(staged, tiles)) {
+          FailureOr<Value> x = k.elements.emit(b, loc, s.getInput(), in);
+          if (failed(x))
+            return failure();
+          memref::StoreOp::create(b, loc, *x, smem, ValueRange{row, tx});
+        }
         return success();
       })))
     return failure();
   gpu::BarrierOp::create(b, loc);
-  // Write: every output at o with the transpose bound to tile[tx][row].
+  // Write: every output at o with each transpose bound to tile[tx][row].
   ValueRange results =
       k.kernel.getBody().front().getTerminator()->getOperands();
   if (failed(eachRow(/*warpAlongP=*/false, [&](Value row) -> LogicalResult {
-        k.elements.bindValue(
-            t.getResult(),
-            memref::LoadOp::create(b, loc, smem, ValueRange{tx, row}));
+        for (auto [s, smem] : llvm::zip(staged, tiles))
+          k.elements.bindValue(
+              s.getResult(),
+              memref::LoadOp::create(b, loc, smem, ValueRange{tx, row}));
         Value linear = ElementalEmitter::linearize(b, loc, index, shape);
         for (auto [value, buffer] : llvm::zip(results, k.outputs)) {
           FailureOr<Value> s = k.elements.emit(b, loc, value, index);
@@ -144,11 +154,12 @@ LogicalResult cuda::emitTransposeTiledKernel(OpBuilder &b, KernelContext &k) {
             return failure();
           memref::StoreOp::create(b, loc, *s, buffer, linear);
         }
-        k.elements.unbindValue(t.getResult());
+        for (TransposeOp s : staged)
+          k.elements.unbindValue(s.getResult());
         return success();
       })))
     return failure();
-  // The next tile overwrites the shared tile.
+  // The next tile overwrites the shared tiles.
   gpu::BarrierOp::create(b, loc);
   b.setInsertionPointAfter(tileLoop);
   return success();

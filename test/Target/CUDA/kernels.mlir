@@ -9,6 +9,25 @@
 
 // GPU: gpu.module @bwc_kernels
 
+// Tests that two transposes with one permutation and input shape (an
+// STFT's real and imaginary parts, then pow/pow/add) are each staged
+// through their own 32x33 shared tile: both operands are stored to their
+// tile in each of the 4 read rows, both tiles are loaded in each of the 4
+// write rows (1 x ceil(257/32) x ceil(40/32) = 18 tiles).
+// GPU-LABEL: gpu.func @main_k7_fusion_loop_bwc
+// GPU-SAME: workgroup(%[[RE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>, %[[IM:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: emitter = "transpose_tiled"
+// GPU-SAME: grid = 18 : i64
+// GPU-COUNT-4: memref.store %{{.*}}, %[[IM]]
+// GPU: gpu.barrier
+// GPU: memref.load %[[RE]]
+// GPU-NEXT: memref.load %[[IM]]
+// GPU: gpu.barrier
+// PTX-LABEL: .visible .entry main_k7_fusion_loop_bwc(
+// PTX-COUNT-8: st.shared.b32
+// PTX: bar.sync
+// PTX-COUNT-8: ld.shared.b32
+
 // Tests that exp, an NCHW -> NHWC transpose and a per-channel bias add go
 // through 32x33 shared tiles: the transpose's operand (exp of the input)
 // is read with the warp along W (the input's innermost dimension), the
@@ -138,7 +157,7 @@
 // PTX-LABEL: .visible .entry main_k0_fusion_loop_bwc(
 // PTX: ld.global.v4
 // PTX: st.global.v4
-func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024xf32>, %c: tensor<64x48xf32>, %w: tensor<48x32xf32>, %ln: tensor<30x200xf32>, %g: tensor<200xf32>, %sr: tensor<1000x96xf16>, %cr: tensor<512x96xf32>, %nchw: tensor<2x64x20x40xf32>, %bias: tensor<64xf32>) -> (tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>, tensor<2x20x40x64xf32>) {
+func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024xf32>, %c: tensor<64x48xf32>, %w: tensor<48x32xf32>, %ln: tensor<30x200xf32>, %g: tensor<200xf32>, %sr: tensor<1000x96xf16>, %cr: tensor<512x96xf32>, %nchw: tensor<2x64x20x40xf32>, %bias: tensor<64xf32>, %re: tensor<1x257x40xf32>, %im: tensor<1x257x40xf32>) -> (tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>, tensor<2x20x40x64xf32>, tensor<1x40x257xf32>) {
   %0 = bwc.binary add %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   %1 = bwc.unary tanh %0 : (tensor<64x64xf32>) -> tensor<64x64xf32>
   %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<16x1024xf32>) -> tensor<16x1xf32>
@@ -160,5 +179,11 @@ func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %x: tensor<16x1024
   %te = bwc.unary exp %nchw : (tensor<2x64x20x40xf32>) -> tensor<2x64x20x40xf32>
   %tt = bwc.transpose %te perm = [0, 2, 3, 1] : (tensor<2x64x20x40xf32>) -> tensor<2x20x40x64xf32>
   %tb = bwc.binary add %tt, %bias : (tensor<2x20x40x64xf32>, tensor<64xf32>) -> tensor<2x20x40x64xf32>
-  return %1, %r, %mm, %ly, %sm, %ct, %tb : tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>, tensor<2x20x40x64xf32>
+  %rt = bwc.transpose %re perm = [0, 2, 1] : (tensor<1x257x40xf32>) -> tensor<1x40x257xf32>
+  %it = bwc.transpose %im perm = [0, 2, 1] : (tensor<1x257x40xf32>) -> tensor<1x40x257xf32>
+  %two = bwc.constant dense<2.0> : tensor<f32>
+  %r2 = bwc.binary pow %rt, %two : (tensor<1x40x257xf32>, tensor<f32>) -> tensor<1x40x257xf32>
+  %i2 = bwc.binary pow %it, %two : (tensor<1x40x257xf32>, tensor<f32>) -> tensor<1x40x257xf32>
+  %pw = bwc.binary add %r2, %i2 : (tensor<1x40x257xf32>, tensor<1x40x257xf32>) -> tensor<1x40x257xf32>
+  return %1, %r, %mm, %ly, %sm, %ct, %tb, %pw : tensor<64x64xf32>, tensor<16x1024xf32>, tensor<64x32xf32>, tensor<30x200xf32>, tensor<1000x1xf16>, tensor<96xf32>, tensor<2x20x40x64xf32>, tensor<1x40x257xf32>
 }

@@ -138,10 +138,11 @@ TEST_F(DriverConfigTest, TransposeTiledRefusesBadBlocksAndKernels) {
                               "grid = 2, tile = 32}")
                 .find("expects a transpose_tiled block of 256 threads"),
             std::string::npos);
-  EXPECT_NE(build(kExp, "{emitter = \"transpose_tiled\", block = 256, grid = "
-                        "2, tile = 32}")
-                .find("expects one transpose feeding elementwise ops"),
-            std::string::npos);
+  EXPECT_NE(
+      build(kExp, "{emitter = \"transpose_tiled\", block = 256, grid = "
+                  "2, tile = 32}")
+          .find("expects transposes with one permutation and input shape"),
+      std::string::npos);
 }
 
 TEST_F(DriverConfigTest, ContractionTiledRefusesBadTilesAndKernels) {
