@@ -105,9 +105,15 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
     int64_t eb = widestElementBytes(kernel);
     SmallVector<Candidate> out = {{dflt}};
 
-    // Only transposes the CUDA driver can stage (tiledTransposes).
-    if (emitter == "loop" && !tiledTransposes(kernel).empty() &&
-        allowed.contains("transpose_tiled")) {
+    // Only transposes the CUDA driver can stage (tiledTransposes), one
+    // 32x33 shared tile each.
+    SmallVector<TransposeOp, 2> staged;
+    if (emitter == "loop" && allowed.contains("transpose_tiled"))
+      staged = tiledTransposes(kernel);
+    if (!staged.empty()) {
+      int64_t tileBytes = 0;
+      for (TransposeOp t : staged)
+        tileBytes += 32 * 33 * t.getType().getElementTypeBitWidth() / 8;
       int64_t tiles = elements / (shape.back() * shape[shape.size() - 2]) *
                       ceilDiv(shape.back(), 32) *
                       ceilDiv(shape[shape.size() - 2], 32);
@@ -117,7 +123,7 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
                                        {"tile", i64(32)},
                                        {"vector", i64(1)},
                                        {"elements_per_thread", i64(4)}}),
-                     32 * 33 * eb, false});
+                     tileBytes, false});
     }
     if (emitter == "thread_per_output" && isColumnReduction(kernel) &&
         allowed.contains("column_reduction")) {

@@ -1,6 +1,7 @@
 // RUN: bwc-opt %s --split-input-file --bwc-tile --verify-diagnostics | FileCheck %s --check-prefix=LANDED
 // RUN: bwc-opt %s --split-input-file "--bwc-tile=emitters=loop,thread_per_output,row_reduction,column_reduction,transpose_tiled,contraction_tiled" --verify-diagnostics | FileCheck %s --check-prefix=ALL
 // RUN: bwc-opt %s --split-input-file "--bwc-tile=emitters=loop,thread_per_output,transpose_tiled shared-memory-bytes=4096" --verify-diagnostics | FileCheck %s --check-prefix=SMALL
+// RUN: bwc-opt %s --split-input-file "--bwc-tile=emitters=loop,thread_per_output,transpose_tiled shared-memory-bytes=8000" --verify-diagnostics | FileCheck %s --check-prefix=TILES
 
 // The kernels carry preset configurations (what bwc-configure-kernels
 // could give) so that each case checks bwc-tile's decision alone.
@@ -64,6 +65,12 @@ func.func private @k_rowsum(%x: tensor<8x1000xf32>) -> tensor<8xf32> attributes 
 // CUDA driver stages each in its own tile) are offered transpose_tiled
 // and take it (both sides coalesced), and that two with different
 // permutations (which the driver cannot stage) are never offered it.
+// With 8000 bytes of shared memory one f32 tile (4224 bytes) fits, two
+// (8448 bytes) do not.
+// TILES-LABEL: func.func private @k_transpose
+// TILES-SAME: emitter = "transpose_tiled"
+// TILES-LABEL: func.func private @k_two_transposes
+// TILES-SAME: emitter = "loop"
 // ALL-LABEL: func.func private @k_two_transposes
 // ALL-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 256 : i64, elements_per_thread = 4 : i64, emitter = "transpose_tiled", grid = 8 : i64, tile = 32 : i64, vector = 1 : i64}
 // ALL-LABEL: func.func private @k_two_perms
