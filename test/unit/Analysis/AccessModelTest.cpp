@@ -122,6 +122,27 @@ TEST_F(AccessModelTest, TransposeTiledReadsOtherOperandsAtTheOutputIndex) {
   EXPECT_EQ(c.accesses[0].sampled.sectors, 3u * 4 * 4);
 }
 
+TEST_F(AccessModelTest, TransposeTiledStagesEveryTransposeOfOnePerm) {
+  // Two transposes with one permutation (an STFT's real and imaginary
+  // parts): the driver stages both, so both operands are read along
+  // their rows. Staging only the first would read y at the output index,
+  // across its columns (1/8 of each sector useful).
+  KernelCoalescing c = analyze(R"(
+    func.func @k(%x: tensor<64x128xf32>, %y: tensor<64x128xf32>) -> tensor<128x64xf32> {
+      %0 = bwc.transpose %x perm = [1, 0] : (tensor<64x128xf32>) -> tensor<128x64xf32>
+      %1 = bwc.transpose %y perm = [1, 0] : (tensor<64x128xf32>) -> tensor<128x64xf32>
+      %2 = bwc.binary add %0, %1 : (tensor<128x64xf32>, tensor<128x64xf32>) -> tensor<128x64xf32>
+      return %2 : tensor<128x64xf32>
+    })",
+                               "{emitter = \"transpose_tiled\", block = 256, "
+                               "grid = 8, tile = 32}");
+  for (const BufferAccess &a : c.accesses) {
+    EXPECT_TRUE(a.traced) << a.name;
+    EXPECT_DOUBLE_EQ(a.efficiency(), 1.0) << a.name;
+  }
+  EXPECT_EQ(c.accesses[1].sampled.sectors, 3u * 4 * 4);
+}
+
 TEST_F(AccessModelTest, BroadcastScalarIsOneSectorPerWarp) {
   KernelCoalescing c = analyze(R"(
     func.func @k(%x: tensor<1024xf32>, %s: tensor<1xf32>) -> tensor<1024xf32> {
