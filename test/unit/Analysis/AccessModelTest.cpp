@@ -104,6 +104,14 @@ TEST_F(AccessModelTest, TransposeTiledCoalescesBothSides) {
   EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
 }
 
+/// Every buffer traced and every sector fully useful.
+void expectAllTracedAndCoalesced(const KernelCoalescing &c) {
+  for (const BufferAccess &a : c.accesses) {
+    EXPECT_TRUE(a.traced) << a.name;
+    EXPECT_DOUBLE_EQ(a.efficiency(), 1.0) << a.name;
+  }
+}
+
 TEST_F(AccessModelTest, TransposeTiledReadsOtherOperandsAtTheOutputIndex) {
   KernelCoalescing c = analyze(R"(
     func.func @k(%x: tensor<64x128xf32>, %y: tensor<128x64xf32>) -> tensor<128x64xf32> {
@@ -115,10 +123,7 @@ TEST_F(AccessModelTest, TransposeTiledReadsOtherOperandsAtTheOutputIndex) {
                                "grid = 8, tile = 32}");
   // x through the tile (lanes along its rows), y and the result along the
   // output's rows: 4 tile rows x 4 sectors per sampled warp, all useful.
-  for (const BufferAccess &a : c.accesses) {
-    EXPECT_TRUE(a.traced) << a.name;
-    EXPECT_DOUBLE_EQ(a.efficiency(), 1.0) << a.name;
-  }
+  expectAllTracedAndCoalesced(c);
   EXPECT_EQ(c.accesses[0].sampled.sectors, 3u * 4 * 4);
 }
 
@@ -136,10 +141,7 @@ TEST_F(AccessModelTest, TransposeTiledStagesEveryTransposeOfOnePerm) {
     })",
                                "{emitter = \"transpose_tiled\", block = 256, "
                                "grid = 8, tile = 32}");
-  for (const BufferAccess &a : c.accesses) {
-    EXPECT_TRUE(a.traced) << a.name;
-    EXPECT_DOUBLE_EQ(a.efficiency(), 1.0) << a.name;
-  }
+  expectAllTracedAndCoalesced(c);
   EXPECT_EQ(c.accesses[1].sampled.sectors, 3u * 4 * 4);
 }
 
