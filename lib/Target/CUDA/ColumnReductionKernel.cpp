@@ -86,12 +86,8 @@ LogicalResult cuda::emitColumnReductionKernel(OpBuilder &b, KernelContext &k) {
   Value cols = indexConstant(b, loc, *columns);
   Value column = arith::RemUIOp::create(b, loc, tid, cols);
   Value slice = arith::DivUIOp::create(b, loc, tid, cols);
-  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   int64_t groups = (outputs + *columns - 1) / *columns;
-  auto groupLoop =
-      scf::ForOp::create(b, loc, bid, indexConstant(b, loc, groups), grid);
-  b.setInsertionPointToStart(groupLoop.getBody());
+  auto groupLoop = blockStrideLoop(b, loc, groups);
   Value wanted = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, groupLoop.getInductionVar(), cols),
       column);

@@ -76,11 +76,7 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value tr = arith::DivUIOp::create(b, loc, tid, idx(b, loc, kSide));
   Value tc = arith::RemUIOp::create(b, loc, tid, idx(b, loc, kSide));
-  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  auto tileLoop = scf::ForOp::create(
-      b, loc, bid, idx(b, loc, batch * mTiles * nTiles), grid);
-  b.setInsertionPointToStart(tileLoop.getBody());
+  auto tileLoop = blockStrideLoop(b, loc, batch * mTiles * nTiles);
   SmallVector<Value> t = ElementalEmitter::delinearize(
       b, loc, tileLoop.getInductionVar(), {batch, mTiles, nTiles});
   SmallVector<Value> batchIndex =

@@ -10,6 +10,7 @@
 
 #include "bwc/Target/Elemental/ElementalEmitter.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::bwc::cuda {
 
@@ -55,6 +56,10 @@ LogicalResult emitContractionTiledKernel(OpBuilder &b, KernelContext &k);
 /// Global thread id and total threads of the launch (index values).
 std::pair<Value, Value> globalThreadAndStride(OpBuilder &b, Location loc);
 Value indexConstant(OpBuilder &b, Location loc, int64_t v);
+/// `for (g = blockIdx.x; g < count; g += gridDim.x)`: the loop every
+/// block-level driver walks its groups (rows, column groups, tiles) with, so
+/// any grid size is correct. The builder is left at the start of its body.
+scf::ForOp blockStrideLoop(OpBuilder &b, Location loc, int64_t count);
 
 } // namespace mlir::bwc::cuda
 

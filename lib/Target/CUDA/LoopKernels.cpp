@@ -33,6 +33,15 @@ Value cuda::indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+scf::ForOp cuda::blockStrideLoop(OpBuilder &b, Location loc, int64_t count) {
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  auto loop =
+      scf::ForOp::create(b, loc, bid, indexConstant(b, loc, count), grid);
+  b.setInsertionPointToStart(loop.getBody());
+  return loop;
+}
+
 std::pair<Value, Value> cuda::globalThreadAndStride(OpBuilder &b,
                                                     Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

@@ -385,15 +385,11 @@ LogicalResult RowReduction::emit() {
   Value warp = indexConstant(b, loc, kWarp);
   t.lane = arith::RemUIOp::create(b, loc, t.tid, warp);
   t.warpInRow = arith::DivUIOp::create(b, loc, t.inRow, warp);
-  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   rowLen = indexConstant(b, loc, rowSize);
   int64_t groups = (rows + rowsPerBlock - 1) / rowsPerBlock;
 
   // Uniform over the block: every thread runs every group and barrier.
-  auto groupLoop =
-      scf::ForOp::create(b, loc, bid, indexConstant(b, loc, groups), grid);
-  b.setInsertionPointToStart(groupLoop.getBody());
+  auto groupLoop = blockStrideLoop(b, loc, groups);
   Value wanted = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, groupLoop.getInductionVar(),

@@ -81,11 +81,7 @@ LogicalResult cuda::emitTransposeTiledKernel(OpBuilder &b, KernelContext &k) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value tx = arith::RemUIOp::create(b, loc, tid, indexConstant(b, loc, kTile));
   Value ty = arith::DivUIOp::create(b, loc, tid, indexConstant(b, loc, kTile));
-  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  auto tileLoop = scf::ForOp::create(
-      b, loc, bid, indexConstant(b, loc, batch * pTiles * jTiles), grid);
-  b.setInsertionPointToStart(tileLoop.getBody());
+  auto tileLoop = blockStrideLoop(b, loc, batch * pTiles * jTiles);
   SmallVector<Value> tileIndex = ElementalEmitter::delinearize(
       b, loc, tileLoop.getInductionVar(), {batch, pTiles, jTiles});
   SmallVector<Value> index(rank);
