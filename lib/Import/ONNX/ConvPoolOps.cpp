@@ -254,7 +254,8 @@ LogicalResult importConv(NodeContext &nc, Results &out) {
                                *bias, win->strides, win->dilations, win->pads,
                                *group, /*transposed=*/false,
                                /*output_padding=*/nullptr,
-                               /*acc_type=*/nullptr));
+                               /*acc_type=*/nullptr,
+                               /*channels_last=*/false));
   return success();
 }
 
@@ -371,7 +372,8 @@ LogicalResult importConvTranspose(NodeContext &nc, Results &out) {
   out.push_back(ConvOp::create(
       b, nc.getLoc(), RankedTensorType::get(shape, eltOf(x)), x, w, *bias,
       *strides, *dilations, pads, *group, /*transposed=*/true,
-      b.getDenseI64ArrayAttr(outputPadding), /*acc_type=*/nullptr));
+      b.getDenseI64ArrayAttr(outputPadding), /*acc_type=*/nullptr,
+      /*channels_last=*/false));
   return success();
 }
 
@@ -418,7 +420,8 @@ LogicalResult importPool(NodeContext &nc, Results &out, PoolKind kind) {
                                RankedTensorType::get(shape, eltOf(*x)), kind,
                                *x, win->kernel, win->strides, win->dilations,
                                win->pads, ceilMode, countIncludePad,
-                               /*acc_type=*/nullptr));
+                               /*acc_type=*/nullptr,
+                               /*channels_last=*/false));
   return success();
 }
 

@@ -232,17 +232,62 @@ LogicalResult MatmulOp::verify() {
   return verifyAccType(*this, getAccTypeAttr(), out.getElementType());
 }
 
+SmallVector<int64_t> ConvOp::getDataPerm() {
+  int64_t rank = tensorType(getInput()).getRank();
+  return getChannelsLast() ? channelsLastPerm(rank) : identityPerm(rank);
+}
+
+SmallVector<int64_t> ConvOp::getFilterPerm() {
+  int64_t rank = tensorType(getFilter()).getRank();
+  return getChannelsLast() ? channelsLastFilterPerm(rank) : identityPerm(rank);
+}
+
+SmallVector<int64_t> ConvOp::getLogicalInputShape() {
+  return unpermute(tensorType(getInput()).getShape(), getDataPerm());
+}
+
+SmallVector<int64_t> ConvOp::getLogicalFilterShape() {
+  return unpermute(tensorType(getFilter()).getShape(), getFilterPerm());
+}
+
+SmallVector<int64_t> ConvOp::getLogicalResultShape() {
+  return unpermute(getResult().getType().getShape(), getDataPerm());
+}
+
+SmallVector<int64_t> PoolOp::getDataPerm() {
+  int64_t rank = tensorType(getInput()).getRank();
+  return getChannelsLast() ? channelsLastPerm(rank) : identityPerm(rank);
+}
+
+SmallVector<int64_t> PoolOp::getLogicalInputShape() {
+  return unpermute(tensorType(getInput()).getShape(), getDataPerm());
+}
+
+SmallVector<int64_t> PoolOp::getLogicalResultShape() {
+  return unpermute(getResult().getType().getShape(), getDataPerm());
+}
+
 LogicalResult ConvOp::verify() {
-  auto in = tensorType(getInput());
-  auto w = tensorType(getFilter());
-  auto out = getResult().getType();
-  int64_t spatial = in.getRank() - 2;
-  if (spatial < 1)
+  auto inType = tensorType(getInput());
+  auto wType = tensorType(getFilter());
+  auto outType = getResult().getType();
+  if (inType.getRank() < 3)
     return emitOpError() << "expects input of rank >= 3 but got "
-                         << in.getRank();
-  if (w.getRank() != in.getRank())
-    return emitOpError() << "expects filter of rank " << in.getRank()
-                         << " but got " << w.getRank();
+                         << inType.getRank();
+  if (wType.getRank() != inType.getRank())
+    return emitOpError() << "expects filter of rank " << inType.getRank()
+                         << " but got " << wType.getRank();
+  if (outType.getRank() != inType.getRank())
+    return emitOpError() << "expects result of rank " << inType.getRank()
+                         << " but got " << outType.getRank();
+  // The formulas below are written channels-first; a channels_last op is
+  // checked on its logical shapes and reported in its physical order.
+  SmallVector<int64_t> dataPerm = getDataPerm();
+  auto in = RankedTensorType::get(getLogicalInputShape(),
+                                  inType.getElementType());
+  auto w = RankedTensorType::get(getLogicalFilterShape(),
+                                 wType.getElementType());
+  int64_t spatial = in.getRank() - 2;
   if ((int64_t)getStrides().size() != spatial ||
       (int64_t)getDilations().size() != spatial ||
       (int64_t)getPads().size() != 2 * spatial)
@@ -299,19 +344,26 @@ LogicalResult ConvOp::verify() {
       want.push_back(*d);
     }
   }
-  if (ArrayRef<int64_t>(want) != out.getShape())
+  want = permute(want, dataPerm);
+  if (ArrayRef<int64_t>(want) != outType.getShape())
     return emitOpError() << "expects result shape " << shapeStr(want)
-                         << " but got " << shapeStr(out.getShape());
-  return verifyAccType(*this, getAccTypeAttr(), out.getElementType());
+                         << " but got " << shapeStr(outType.getShape());
+  return verifyAccType(*this, getAccTypeAttr(), outType.getElementType());
 }
 
 LogicalResult PoolOp::verify() {
-  auto in = tensorType(getInput());
+  auto inType = tensorType(getInput());
   auto out = getResult().getType();
-  int64_t spatial = in.getRank() - 2;
-  if (spatial < 1)
+  if (inType.getRank() < 3)
     return emitOpError() << "expects input of rank >= 3 but got "
-                         << in.getRank();
+                         << inType.getRank();
+  if (out.getRank() != inType.getRank())
+    return emitOpError() << "expects result of rank " << inType.getRank()
+                         << " but got " << out.getRank();
+  SmallVector<int64_t> dataPerm = getDataPerm();
+  auto in = RankedTensorType::get(getLogicalInputShape(),
+                                  inType.getElementType());
+  int64_t spatial = in.getRank() - 2;
   if ((int64_t)getKernel().size() != spatial ||
       (int64_t)getStrides().size() != spatial ||
       (int64_t)getDilations().size() != spatial ||
@@ -330,6 +382,7 @@ LogicalResult PoolOp::verify() {
       return emitOpError() << "expects the window to fit spatial dim " << i;
     want.push_back(*d);
   }
+  want = permute(want, dataPerm);
   if (ArrayRef<int64_t>(want) != out.getShape())
     return emitOpError() << "expects result shape " << shapeStr(want)
                          << " but got " << shapeStr(out.getShape());

@@ -104,4 +104,51 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+SmallVector<int64_t> channelsLastPerm(int64_t rank) {
+  SmallVector<int64_t> perm = {0};
+  for (int64_t d = 2; d < rank; ++d)
+    perm.push_back(d);
+  perm.push_back(1);
+  return perm;
+}
+
+SmallVector<int64_t> channelsLastFilterPerm(int64_t rank) {
+  SmallVector<int64_t> perm;
+  for (int64_t d = 2; d < rank; ++d)
+    perm.push_back(d);
+  perm.push_back(1);
+  perm.push_back(0);
+  return perm;
+}
+
+SmallVector<int64_t> identityPerm(int64_t rank) {
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    perm.push_back(d);
+  return perm;
+}
+
+SmallVector<int64_t> invertPerm(ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> inv(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    inv[perm[i]] = i;
+  return inv;
+}
+
+SmallVector<int64_t> permute(ArrayRef<int64_t> logical,
+                             ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> physical;
+  for (int64_t p : perm)
+    physical.push_back(logical[p]);
+  return physical;
+}
+
+SmallVector<int64_t> unpermute(ArrayRef<int64_t> physical,
+                               ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> logical(physical.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    logical[perm[i]] = physical[i];
+  return logical;
+}
+
 } // namespace mlir::bwc

@@ -215,6 +215,14 @@ def BWC_ConvOp : BWC_Op<"conv", [Pure]> {
     `bias` has shape `[F]`. The optional `acc_type` is the float type the
     products and the bias are summed in, as for `bwc.matmul`.
 
+    With `channels_last` (set by bwc-select-layout) the same convolution
+    reads and writes channels-last tensors: input `[N, D..., C]`, result
+    `[N, D..., F]`, filter `[K..., C/groups, F]` (transposed:
+    `[K..., F/groups, C]`). Strides, dilations and pads still list the
+    spatial dims in order. The logical (channels-first) shapes are
+    `getLogicalInputShape()` etc.; `getDataPerm()`/`getFilterPerm()` give
+    the physical-from-logical permutations (bwc/Dialect/BWC/Utils/ShapeUtils.h).
+
     Example:
     ```mlir
     %y = bwc.conv %x, %w strides = [1, 1] dilations = [1, 1]
@@ -228,8 +236,20 @@ def BWC_ConvOp : BWC_Op<"conv", [Pure]> {
                    DenseI64ArrayAttr:$pads, I64Attr:$groups,
                    UnitAttr:$transposed,
                    OptionalAttr<DenseI64ArrayAttr>:$output_padding,
-                   OptionalAttr<TypeAttr>:$acc_type);
+                   OptionalAttr<TypeAttr>:$acc_type,
+                   UnitAttr:$channels_last);
   let results = (outs BWC_FloatTensor:$result);
+  let extraClassDeclaration = [{
+    /// Physical dim i of the input and result holds logical (N, C, D...)
+    /// dim getDataPerm()[i]: the identity, or channelsLastPerm.
+    ::llvm::SmallVector<int64_t> getDataPerm();
+    /// Likewise for the filter: the identity, or channelsLastFilterPerm.
+    ::llvm::SmallVector<int64_t> getFilterPerm();
+    /// Shapes in the channels-first order the op's formulas use.
+    ::llvm::SmallVector<int64_t> getLogicalInputShape();
+    ::llvm::SmallVector<int64_t> getLogicalFilterShape();
+    ::llvm::SmallVector<int64_t> getLogicalResultShape();
+  }];
   let assemblyFormat = "$input `,` $filter (`,` $bias^)? `strides` `=` $strides "
                        "`dilations` `=` $dilations `pads` `=` $pads "
                        "`groups` `=` $groups attr-dict `:` "
@@ -244,7 +264,8 @@ def BWC_PoolOp : BWC_Op<"pool", [Pure]> {
     `pads` holds begin pads then end pads; `ceil_mode` rounds the output size
     up. For `avg`, `count_include_pad` says whether padded positions count in
     the divisor. The optional `acc_type` is the float type an average
-    pool sums and divides in, as for `bwc.matmul`.
+    pool sums and divides in, as for `bwc.matmul`. With `channels_last`
+    (set by bwc-select-layout) input and result are `[N, D..., C]`.
 
     Example:
     ```mlir
@@ -257,8 +278,15 @@ def BWC_PoolOp : BWC_Op<"pool", [Pure]> {
                    DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$dilations, DenseI64ArrayAttr:$pads,
                    BoolAttr:$ceil_mode, BoolAttr:$count_include_pad,
-                   OptionalAttr<TypeAttr>:$acc_type);
+                   OptionalAttr<TypeAttr>:$acc_type,
+                   UnitAttr:$channels_last);
   let results = (outs BWC_Tensor:$result);
+  let extraClassDeclaration = [{
+    /// As for bwc.conv: the identity or channelsLastPerm.
+    ::llvm::SmallVector<int64_t> getDataPerm();
+    ::llvm::SmallVector<int64_t> getLogicalInputShape();
+    ::llvm::SmallVector<int64_t> getLogicalResultShape();
+  }];
   let assemblyFormat = "$kind $input `kernel` `=` $kernel `strides` `=` $strides "
                        "`dilations` `=` $dilations `pads` `=` $pads "
                        "`ceil_mode` `=` $ceil_mode "

@@ -53,6 +53,28 @@ int64_t numElements(llvm::ArrayRef<int64_t> shape);
 /// Row-major strides of a static shape.
 llvm::SmallVector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
 
+/// Layout permutations (docs/passes/bwc-select-layout.md). A permutation
+/// `perm` says physical dim i holds logical dim perm[i], exactly as the
+/// `perm` of bwc.transpose: physical = transpose(logical, perm).
+///
+/// Channels-last data of rank r: logical (N, C, D...) stored as (N, D..., C),
+/// perm [0, 2, ..., r-1, 1].
+llvm::SmallVector<int64_t> channelsLastPerm(int64_t rank);
+/// Channels-last filter of rank r: logical (A, B, K...) (direct conv:
+/// (F, C/groups, K...); transposed: (C, F/groups, K...)) stored as
+/// (K..., B, A), perm [2, ..., r-1, 1, 0].
+llvm::SmallVector<int64_t> channelsLastFilterPerm(int64_t rank);
+/// The identity permutation of `rank` dims.
+llvm::SmallVector<int64_t> identityPerm(int64_t rank);
+/// The inverse permutation: invertPerm(p)[p[i]] = i.
+llvm::SmallVector<int64_t> invertPerm(llvm::ArrayRef<int64_t> perm);
+/// physical[i] = logical[perm[i]] (shapes or indices).
+llvm::SmallVector<int64_t> permute(llvm::ArrayRef<int64_t> logical,
+                                   llvm::ArrayRef<int64_t> perm);
+/// The inverse of permute: logical[perm[i]] = physical[i].
+llvm::SmallVector<int64_t> unpermute(llvm::ArrayRef<int64_t> physical,
+                                     llvm::ArrayRef<int64_t> perm);
+
 } // namespace mlir::bwc
 
 #endif // BWC_DIALECT_BWC_UTILS_SHAPEUTILS_H
