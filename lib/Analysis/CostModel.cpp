@@ -52,12 +52,12 @@ uint64_t mlir::bwc::opFlops(Operation *op) {
     return 2 * elementsOf(m.getResult()) * k;
   }
   if (auto c = dyn_cast<ConvOp>(op)) {
-    auto w = cast<RankedTensorType>(c.getFilter().getType());
     // Each output element is a dot product over (C/groups) x kernel taps;
     // for a transposed conv each input element scatters over F/groups x
-    // kernel taps.
-    int64_t taps = numElements(w.getShape().drop_front(2));
-    int64_t perOut = w.getShape()[1] * taps;
+    // kernel taps. Logical dims: a channels_last filter is [K..., B, A].
+    SmallVector<int64_t> w = c.getLogicalFilterShape();
+    int64_t taps = numElements(ArrayRef<int64_t>(w).drop_front(2));
+    int64_t perOut = w[1] * taps;
     int64_t flops = c.getTransposed() ? 2 * elementsOf(c.getInput()) * perOut
                                       : 2 * elementsOf(c.getResult()) * perOut;
     if (c.getBias())

@@ -204,78 +204,97 @@ void IndexTracer::visitOp(Operation *op, unsigned resultNo,
     }
     return;
   }
-  if (isa<ConvOp, PoolOp>(op)) {
-    auto conv = dyn_cast<ConvOp>(op);
-    Value input = op->getOperand(0);
-    ArrayRef<int64_t> inShape = shapeOf(input);
-    int64_t spatial = inShape.size() - 2;
-    ArrayRef<int64_t> strides, dilations, pads;
-    SmallVector<int64_t> window;
-    int64_t channels = 1, groups = 1;
-    if (conv) {
-      strides = conv.getStrides();
-      dilations = conv.getDilations();
-      pads = conv.getPads();
-      ArrayRef<int64_t> fs = shapeOf(conv.getFilter());
-      window.assign(fs.begin() + 2, fs.end());
-      groups = conv.getGroups();
-      channels = conv.getTransposed() ? inShape[1] / groups : fs[1];
-      if (conv.getBias())
-        visit(conv.getBias(), {idx[1]});
-    } else {
-      auto p = cast<PoolOp>(op);
-      strides = p.getStrides();
-      dilations = p.getDilations();
-      pads = p.getPads();
-      window.assign(p.getKernel().begin(), p.getKernel().end());
-    }
-    SmallVector<int64_t> iterShape = {channels};
-    iterShape.append(window);
-    for (int64_t pos : positions(op, numElements(iterShape))) {
-      Index it = delinearize(pos, iterShape);
-      Index in(inShape.size());
-      in[0] = idx[0];
-      bool valid = true;
-      for (int64_t d = 0; d < spatial; ++d) {
-        int64_t tap = it[d + 1] * dilations[d];
-        if (conv && conv.getTransposed()) {
-          int64_t num = idx[d + 2] + pads[d] - tap;
-          valid &= num >= 0 && num % strides[d] == 0;
-          in[d + 2] = num / strides[d];
-        } else {
-          in[d + 2] = idx[d + 2] * strides[d] + tap - pads[d];
-        }
-      }
-      if (!valid)
-        continue;
-      if (!conv) {
-        in[1] = idx[1];
-        visit(input, in);
-        continue;
-      }
-      ArrayRef<int64_t> fs = shapeOf(conv.getFilter());
-      Index f(fs.size());
-      std::copy(it.begin() + 1, it.end(), f.begin() + 2);
-      if (conv.getTransposed()) {
-        int64_t perGroup = shapeOf(conv.getResult())[1] / groups;
-        int64_t g = idx[1] / perGroup;
-        in[1] = g * channels + it[0];
-        f[0] = in[1];
-        f[1] = idx[1] % perGroup;
-      } else {
-        int64_t perGroup = fs[0] / groups;
-        in[1] = idx[1] / perGroup * channels + it[0];
-        f[0] = idx[1];
-        f[1] = it[0];
-      }
-      visit(input, in);
-      visit(conv.getFilter(), f);
-    }
-    return;
-  }
+  if (isa<ConvOp, PoolOp>(op))
+    return visitWindow(op, idx);
   // Anything else: assume the same element of every same-rank operand.
   for (Value in : op->getOperands())
     if (shapeOf(in).size() == idx.size())
       visit(in, idx);
   (void)resultNo;
+}
+
+void IndexTracer::visitWindow(Operation *op, ArrayRef<int64_t> physicalIdx) {
+  // Traced in logical (channels-first) indices, mapped to physical ones
+  // through the op's permutations at each read.
+  auto conv = dyn_cast<ConvOp>(op);
+  auto pool = dyn_cast<PoolOp>(op);
+  Value input = op->getOperand(0);
+  SmallVector<int64_t> dataPerm =
+      conv ? conv.getDataPerm() : pool.getDataPerm();
+  SmallVector<int64_t> inShape =
+      conv ? conv.getLogicalInputShape() : pool.getLogicalInputShape();
+  SmallVector<int64_t> idx = unpermute(physicalIdx, dataPerm);
+  bool channelsLast = conv ? conv.getChannelsLast() : pool.getChannelsLast();
+  int64_t spatial = inShape.size() - 2;
+  ArrayRef<int64_t> strides, dilations, pads;
+  SmallVector<int64_t> window, fs, filterPerm;
+  int64_t channels = 1, groups = 1;
+  if (conv) {
+    strides = conv.getStrides();
+    dilations = conv.getDilations();
+    pads = conv.getPads();
+    fs = conv.getLogicalFilterShape();
+    filterPerm = conv.getFilterPerm();
+    window.assign(fs.begin() + 2, fs.end());
+    groups = conv.getGroups();
+    channels = conv.getTransposed() ? inShape[1] / groups : fs[1];
+    if (conv.getBias())
+      visit(conv.getBias(), {idx[1]});
+  } else {
+    strides = pool.getStrides();
+    dilations = pool.getDilations();
+    pads = pool.getPads();
+    window.assign(pool.getKernel().begin(), pool.getKernel().end());
+  }
+  // The emitters' loop order: channels outermost, or (channels_last)
+  // innermost, after the window.
+  SmallVector<int64_t> iterShape;
+  if (!channelsLast)
+    iterShape.push_back(channels);
+  iterShape.append(window);
+  if (channelsLast)
+    iterShape.push_back(channels);
+  int64_t channelIt = channelsLast ? spatial : 0;
+  int64_t firstTapIt = channelsLast ? 0 : 1;
+  for (int64_t pos : positions(op, numElements(iterShape))) {
+    Index it = delinearize(pos, iterShape);
+    Index in(inShape.size());
+    in[0] = idx[0];
+    bool valid = true;
+    for (int64_t d = 0; d < spatial; ++d) {
+      int64_t tap = it[firstTapIt + d] * dilations[d];
+      if (conv && conv.getTransposed()) {
+        int64_t num = idx[d + 2] + pads[d] - tap;
+        valid &= num >= 0 && num % strides[d] == 0;
+        in[d + 2] = num / strides[d];
+      } else {
+        in[d + 2] = idx[d + 2] * strides[d] + tap - pads[d];
+      }
+    }
+    if (!valid)
+      continue;
+    if (!conv) {
+      in[1] = idx[1];
+      visit(input, permute(in, dataPerm));
+      continue;
+    }
+    SmallVector<int64_t> f(fs.size());
+    for (int64_t d = 0; d < spatial; ++d)
+      f[2 + d] = it[firstTapIt + d];
+    int64_t c = it[channelIt];
+    if (conv.getTransposed()) {
+      int64_t perGroup = conv.getLogicalResultShape()[1] / groups;
+      int64_t g = idx[1] / perGroup;
+      in[1] = g * channels + c;
+      f[0] = in[1];
+      f[1] = idx[1] % perGroup;
+    } else {
+      int64_t perGroup = fs[0] / groups;
+      in[1] = idx[1] / perGroup * channels + c;
+      f[0] = idx[1];
+      f[1] = c;
+    }
+    visit(input, permute(in, dataPerm));
+    visit(conv.getFilter(), permute(f, filterPerm));
+  }
 }

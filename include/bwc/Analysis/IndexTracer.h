@@ -47,6 +47,8 @@ public:
 private:
   void visit(Value v, ArrayRef<int64_t> idx);
   void visitOp(Operation *op, unsigned resultNo, ArrayRef<int64_t> idx);
+  /// A conv or pool (either layout): its window and channel reads.
+  void visitWindow(Operation *op, ArrayRef<int64_t> idx);
   /// The reduced positions `op` enumerates out of `count`.
   SmallVector<int64_t> positions(Operation *op, int64_t count);
 

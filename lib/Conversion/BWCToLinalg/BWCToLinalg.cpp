@@ -60,6 +60,7 @@ void mlir::bwc::populateBWCToLinalgPatterns(const TypeConverter &converter,
   populateElementwisePatterns(converter, patterns);
   populateReductionPatterns(converter, patterns);
   populateContractionPatterns(converter, patterns);
+  populatePoolPatterns(converter, patterns);
   populateDataMovementPatterns(converter, patterns);
   populateResizePatterns(converter, patterns);
 }

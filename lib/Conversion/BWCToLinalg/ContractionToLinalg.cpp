@@ -1,4 +1,4 @@
-//===- ContractionToLinalg.cpp - Matmul, conv and pool bwc ops to linalg --===//
+//===- ContractionToLinalg.cpp - Matmul and conv bwc ops to linalg --------===//
 //
 // Each op becomes one linalg.generic over (parallel output dims, reduction
 // dims). Matmul reads broadcast batch dims through constant-0 map results.
@@ -6,9 +6,12 @@
 // a grouped input channel as (f floordiv F/groups) * C/groups + c, so the
 // output map stays a projected permutation. A transposed convolution is a
 // direct one over the stride-dilated, re-padded input with the filter
-// flipped spatially and its channel dims swapped per group. Pools pad with
-// the lowest value (max) or 0 (avg) far enough that every window, ceil_mode
-// ones too, is in bounds; avg divides by a divisor known at compile time.
+// flipped spatially and its channel dims swapped per group. Pools are in
+// PoolToLinalg.cpp and share the window helpers defined here.
+// A `channels_last` conv builds the same maps in logical (channels-first)
+// order, then permutes each map's results by the op's data or filter
+// permutation and orders the loops n, o..., f, k..., c: the channel loop
+// innermost, so the loop nest walks NHWC memory contiguously.
 // An `acc_type` (f32 on f16/bf16 operands, from bwc-mixed-precision) makes
 // the sum run in that type: operands widen inside the loop body, the result
 // is rounded once by an elementwise generic that the CPU pipeline merges
@@ -16,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
+
+#include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -28,19 +33,127 @@ using namespace mlir::bwc::lowering;
 
 namespace {
 
-using IteratorType = utils::IteratorType;
+/// Writes `src` into `dest` at `offsets` every `strides` elements. The CPU
+/// pipeline links no `memrefCopy`, so no memref.copy between strided buffers
+/// may come out of bufferization: a generic copies into an extract_slice of
+/// `dest` that is inserted back in place (One-Shot Bufferize folds the pair).
+Value placeInto(OpBuilder &b, Location loc, Value src, Value dest,
+                ArrayRef<int64_t> offsets, ArrayRef<int64_t> strides) {
+  auto type = cast<RankedTensorType>(src.getType());
+  MLIRContext *ctx = b.getContext();
+  SmallVector<OpFoldResult> offs = getAsIndexOpFoldResult(ctx, offsets);
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(ctx, type.getShape());
+  SmallVector<OpFoldResult> steps = getAsIndexOpFoldResult(ctx, strides);
+  Value box =
+      tensor::ExtractSliceOp::create(b, loc, type, dest, offs, sizes, steps);
+  AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+  Value filled =
+      linalg::GenericOp::create(b, loc, TypeRange{type}, ValueRange{src},
+                                ValueRange{box}, ArrayRef<AffineMap>{id, id},
+                                lowering::iterators(type.getRank(), 0),
+                                [](OpBuilder &nb, Location l, ValueRange a) {
+                                  linalg::YieldOp::create(nb, l, a[0]);
+                                })
+          .getResult(0);
+  return tensor::InsertSliceOp::create(b, loc, filled, dest, offs, sizes,
+                                       steps);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Window helpers shared with PoolToLinalg.cpp (declared in Patterns.h)
+//===----------------------------------------------------------------------===//
 
 /// Iterators: `parallel` parallel dims then `reduction` reduction dims.
-SmallVector<IteratorType> iterators(int64_t parallel, int64_t reduction) {
-  SmallVector<IteratorType> it(parallel, IteratorType::parallel);
-  it.append(reduction, IteratorType::reduction);
+SmallVector<utils::IteratorType> lowering::iterators(int64_t parallel,
+                                                     int64_t reduction) {
+  SmallVector<utils::IteratorType> it(parallel, utils::IteratorType::parallel);
+  it.append(reduction, utils::IteratorType::reduction);
   return it;
 }
 
-/// The type a contraction sums in: its `acc_type` when set, else `elt`.
-Type accumulatorType(std::optional<Type> acc, Type elt) {
+Type lowering::accumulatorType(std::optional<Type> acc, Type elt) {
   return acc ? *acc : elt;
 }
+
+/// The physical positions of the logical spatial dims (2...) of a tensor
+/// stored in the order `perm` (channels-first: 2...; channels-last: 1...).
+SmallVector<int64_t> lowering::spatialDims(ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> inv = invertPerm(perm), dims;
+  for (size_t d = 2; d < perm.size(); ++d)
+    dims.push_back(inv[d]);
+  return dims;
+}
+
+/// `maps` with their results in physical order: result i of map m becomes
+/// its logical result perms[m][i] (an empty perm keeps the map), and loop
+/// (dim) l renamed to loopPos[l].
+SmallVector<AffineMap>
+lowering::permuteMaps(ArrayRef<AffineMap> maps,
+                      ArrayRef<SmallVector<int64_t>> perms,
+                      ArrayRef<int64_t> loopPos) {
+  MLIRContext *ctx = maps.front().getContext();
+  SmallVector<AffineExpr> renamed;
+  for (int64_t p : loopPos)
+    renamed.push_back(getAffineDimExpr(p, ctx));
+  SmallVector<AffineMap> out;
+  for (auto [map, perm] : llvm::zip(maps, perms)) {
+    AffineMap m = map.replaceDimsAndSymbols(renamed, {}, loopPos.size(), 0);
+    if (!perm.empty()) {
+      SmallVector<AffineExpr> results;
+      for (int64_t p : perm)
+        results.push_back(m.getResult(p));
+      m = AffineMap::get(loopPos.size(), 0, results, ctx);
+    }
+    out.push_back(m);
+  }
+  return out;
+}
+
+Value lowering::padSpatial(OpBuilder &b, Location loc, Value x,
+                           ArrayRef<int64_t> lo, ArrayRef<int64_t> hi,
+                           TypedAttr value, ArrayRef<int64_t> dims) {
+  if (llvm::all_of(lo, [](int64_t p) { return p == 0; }) &&
+      llvm::all_of(hi, [](int64_t p) { return p == 0; }))
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> offsets(type.getRank(), 0);
+  SmallVector<int64_t> shape(type.getShape());
+  for (size_t i = 0; i < lo.size(); ++i) {
+    offsets[dims[i]] = lo[i];
+    shape[dims[i]] += lo[i] + hi[i];
+  }
+  Value padded = filledTensor(b, loc, shape, value);
+  return placeInto(b, loc, x, padded, offsets,
+                   SmallVector<int64_t>(type.getRank(), 1));
+}
+
+/// The indexing maps of a sliding window over `numLoops` loops: the input
+/// reads (inLead..., o*s + k*d), the window (winLead..., k) and the output
+/// (outLead..., o), with o = dim(firstOut + i) and k = dim(firstTap + i).
+SmallVector<AffineMap> lowering::slidingWindowMaps(
+    MLIRContext *ctx, int64_t numLoops, ArrayRef<AffineExpr> inLead,
+    ArrayRef<AffineExpr> winLead, ArrayRef<AffineExpr> outLead,
+    int64_t firstOut, int64_t firstTap, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> dilations) {
+  SmallVector<AffineExpr> in(inLead), win(winLead), out(outLead);
+  for (size_t i = 0; i < strides.size(); ++i) {
+    AffineExpr o = getAffineDimExpr(firstOut + i, ctx);
+    AffineExpr k = getAffineDimExpr(firstTap + i, ctx);
+    in.push_back(o * strides[i] + k * dilations[i]);
+    win.push_back(k);
+    out.push_back(o);
+  }
+  return {AffineMap::get(numLoops, 0, in, ctx),
+          AffineMap::get(numLoops, 0, win, ctx),
+          AffineMap::get(numLoops, 0, out, ctx)};
+}
+
+namespace {
+
+using IteratorType = utils::IteratorType;
 
 /// `x`, summed in a wider float type, rounded to `elt` elementwise.
 Value narrowTo(OpBuilder &b, Location loc, Value x, Type elt) {
@@ -60,15 +173,16 @@ Value narrowTo(OpBuilder &b, Location loc, Value x, Type elt) {
       .getResult(0);
 }
 
-/// Adds `addend` (of shape [F]) to dim 1 of `x`, elementwise, in the element
-/// type of `x` (the addend widens to it).
-Value addChannelBias(OpBuilder &b, Location loc, Value x, Value addend) {
+/// Adds `addend` (of shape [F]) to dim `channelDim` of `x`, elementwise, in
+/// the element type of `x` (the addend widens to it).
+Value addChannelBias(OpBuilder &b, Location loc, Value x, Value addend,
+                     int64_t channelDim) {
   auto type = cast<RankedTensorType>(x.getType());
   MLIRContext *ctx = b.getContext();
   int64_t rank = type.getRank();
   SmallVector<AffineMap> maps = {
       AffineMap::getMultiDimIdentityMap(rank, ctx),
-      AffineMap::get(rank, 0, getAffineDimExpr(1, ctx)),
+      AffineMap::get(rank, 0, getAffineDimExpr(channelDim, ctx)),
       AffineMap::getMultiDimIdentityMap(rank, ctx)};
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
@@ -81,50 +195,6 @@ Value addChannelBias(OpBuilder &b, Location loc, Value x, Value addend) {
                    nb, l, arith::AddFOp::create(nb, l, a[0], add).getResult());
              })
       .getResult(0);
-}
-
-/// Writes `src` into `dest` at `offsets` every `strides` elements. The CPU
-/// pipeline links no `memrefCopy`, so no memref.copy between strided buffers
-/// may come out of bufferization: a generic copies into an extract_slice of
-/// `dest` that is inserted back in place (One-Shot Bufferize folds the pair).
-Value placeInto(OpBuilder &b, Location loc, Value src, Value dest,
-                ArrayRef<int64_t> offsets, ArrayRef<int64_t> strides) {
-  auto type = cast<RankedTensorType>(src.getType());
-  MLIRContext *ctx = b.getContext();
-  SmallVector<OpFoldResult> offs = getAsIndexOpFoldResult(ctx, offsets);
-  SmallVector<OpFoldResult> sizes =
-      getAsIndexOpFoldResult(ctx, type.getShape());
-  SmallVector<OpFoldResult> steps = getAsIndexOpFoldResult(ctx, strides);
-  Value box =
-      tensor::ExtractSliceOp::create(b, loc, type, dest, offs, sizes, steps);
-  AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
-  Value filled = linalg::GenericOp::create(
-                     b, loc, TypeRange{type}, ValueRange{src}, ValueRange{box},
-                     ArrayRef<AffineMap>{id, id}, iterators(type.getRank(), 0),
-                     [](OpBuilder &nb, Location l, ValueRange a) {
-                       linalg::YieldOp::create(nb, l, a[0]);
-                     })
-                     .getResult(0);
-  return tensor::InsertSliceOp::create(b, loc, filled, dest, offs, sizes,
-                                       steps);
-}
-
-/// Pads the spatial dims (2...) of `x` with `value`.
-Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> lo,
-                 ArrayRef<int64_t> hi, TypedAttr value) {
-  if (llvm::all_of(lo, [](int64_t p) { return p == 0; }) &&
-      llvm::all_of(hi, [](int64_t p) { return p == 0; }))
-    return x;
-  auto type = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> offsets = {0, 0};
-  SmallVector<int64_t> shape(type.getShape());
-  for (size_t i = 0; i < lo.size(); ++i) {
-    offsets.push_back(lo[i]);
-    shape[2 + i] += lo[i] + hi[i];
-  }
-  Value padded = filledTensor(b, loc, shape, value);
-  return placeInto(b, loc, x, padded, offsets,
-                   SmallVector<int64_t>(type.getRank(), 1));
 }
 
 //===----------------------------------------------------------------------===//
@@ -189,41 +259,21 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
 // Convolution
 //===----------------------------------------------------------------------===//
 
-/// The indexing maps of a sliding window over `numLoops` loops: the input
-/// reads (inLead..., o*s + k*d), the window (winLead..., k) and the output
-/// (outLead..., o), with o = dim(firstOut + i) and k = dim(firstTap + i).
-SmallVector<AffineMap> slidingWindowMaps(MLIRContext *ctx, int64_t numLoops,
-                                         ArrayRef<AffineExpr> inLead,
-                                         ArrayRef<AffineExpr> winLead,
-                                         ArrayRef<AffineExpr> outLead,
-                                         int64_t firstOut, int64_t firstTap,
-                                         ArrayRef<int64_t> strides,
-                                         ArrayRef<int64_t> dilations) {
-  SmallVector<AffineExpr> in(inLead), win(winLead), out(outLead);
-  for (size_t i = 0; i < strides.size(); ++i) {
-    AffineExpr o = getAffineDimExpr(firstOut + i, ctx);
-    AffineExpr k = getAffineDimExpr(firstTap + i, ctx);
-    in.push_back(o * strides[i] + k * dilations[i]);
-    win.push_back(k);
-    out.push_back(o);
-  }
-  return {AffineMap::get(numLoops, 0, in, ctx),
-          AffineMap::get(numLoops, 0, win, ctx),
-          AffineMap::get(numLoops, 0, out, ctx)};
-}
-
 /// out[n, f, o...] += in[n, g(f) * Cg + c, o * s + k * d] * w[f, c, k...]
-/// over the already padded `input` and a `filter` of shape [F, Cg, K...],
-/// summed in `acc`.
+/// over the already padded `input` and a `filter` of logical shape
+/// [F, Cg, K...], summed in `acc`; `dataPerm`/`filterPerm` give the
+/// physical order of input and result, and of the filter.
 Value directConv(OpBuilder &b, Location loc, Value input, Value filter,
                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-                 int64_t groups, RankedTensorType outType, Type acc) {
+                 int64_t groups, RankedTensorType outType, Type acc,
+                 ArrayRef<int64_t> dataPerm, ArrayRef<int64_t> filterPerm) {
   MLIRContext *ctx = b.getContext();
-  auto wType = cast<RankedTensorType>(filter.getType());
+  SmallVector<int64_t> ws = unpermute(
+      cast<RankedTensorType>(filter.getType()).getShape(), filterPerm);
   int64_t spatial = outType.getRank() - 2;
-  int64_t cg = wType.getShape()[1];
-  int64_t fg = wType.getShape()[0] / groups;
-  // Loops: n, f, o..., then the reductions c, k....
+  int64_t cg = ws[1];
+  int64_t fg = ws[0] / groups;
+  // Logical loops: n, f, o..., then the reductions c, k....
   int64_t numLoops = 3 + 2 * spatial;
   auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
   AffineExpr f = dim(1), c = dim(2 + spatial);
@@ -231,6 +281,22 @@ Value directConv(OpBuilder &b, Location loc, Value input, Value filter,
   SmallVector<AffineMap> maps = slidingWindowMaps(
       ctx, numLoops, {dim(0), channel}, {f, c}, {dim(0), f}, /*firstOut=*/2,
       /*firstTap=*/3 + spatial, strides, dilations);
+  if (dataPerm != ArrayRef<int64_t>(identityPerm(dataPerm.size()))) {
+    // Channels-last loop order: n, o..., f, then k..., c.
+    SmallVector<int64_t> loopPos(numLoops);
+    loopPos[0] = 0;
+    loopPos[1] = 1 + spatial;
+    loopPos[2 + spatial] = 2 + 2 * spatial;
+    for (int64_t i = 0; i < spatial; ++i) {
+      loopPos[2 + i] = 1 + i;
+      loopPos[3 + spatial + i] = 2 + spatial + i;
+    }
+    maps = permuteMaps(maps,
+                       {SmallVector<int64_t>(dataPerm),
+                        SmallVector<int64_t>(filterPerm),
+                        SmallVector<int64_t>(dataPerm)},
+                       loopPos);
+  }
   Type t = outType.getElementType();
   Value init = filledTensor(b, loc, outType.getShape(),
                             cast<TypedAttr>(b.getZeroAttr(acc)));
@@ -248,22 +314,30 @@ Value directConv(OpBuilder &b, Location loc, Value input, Value filter,
 
 /// The filter of the direct convolution equivalent to a transposed one:
 /// w [C, F/groups, K...] becomes [F, C/groups, K...] with
-/// wt[f, c, k] = w[g(f) * Cg + c, f mod Fg, K - 1 - k].
+/// wt[f, c, k] = w[g(f) * Cg + c, f mod Fg, K - 1 - k], both in the
+/// physical order `perm` (logical shapes above).
 Value flippedTransposedFilter(OpBuilder &b, Location loc, Value w,
-                              int64_t groups) {
+                              int64_t groups, ArrayRef<int64_t> perm) {
   MLIRContext *ctx = b.getContext();
   auto type = cast<RankedTensorType>(w.getType());
-  ArrayRef<int64_t> ws = type.getShape();
+  SmallVector<int64_t> ws = unpermute(type.getShape(), perm);
   int64_t rank = type.getRank();
   int64_t cg = ws[0] / groups, fg = ws[1];
   SmallVector<int64_t> shape = {fg * groups, cg};
   shape.append(ws.begin() + 2, ws.end());
-  AffineExpr f = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx);
+  shape = permute(shape, perm);
+  // Loops run over the physical result; logical dim j is loop inv[j].
+  SmallVector<int64_t> inv = invertPerm(perm);
+  auto dim = [&](int64_t j) { return getAffineDimExpr(inv[j], ctx); };
+  AffineExpr f = dim(0), c = dim(1);
   SmallVector<AffineExpr> exprs = {groups == 1 ? c : f.floorDiv(fg) * cg + c,
                                    groups == 1 ? f : f % fg};
   for (int64_t i = 2; i < rank; ++i)
-    exprs.push_back(ws[i] - 1 - getAffineDimExpr(i, ctx));
-  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, exprs, ctx),
+    exprs.push_back(ws[i] - 1 - dim(i));
+  SmallVector<AffineExpr> physical;
+  for (int64_t p : perm)
+    physical.push_back(exprs[p]);
+  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, physical, ctx),
                                  AffineMap::getMultiDimIdentityMap(rank, ctx)};
   Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   return linalg::GenericOp::create(
@@ -277,27 +351,29 @@ Value flippedTransposedFilter(OpBuilder &b, Location loc, Value w,
 
 /// The input of a transposed convolution's direct equivalent: zeros
 /// inserted between elements (stride), `lo`/`hi` zeros added at the ends (a
-/// negative amount slices elements off instead).
+/// negative amount slices elements off instead), along the spatial dims at
+/// physical positions `dims`.
 FailureOr<Value> dilateAndPad(OpBuilder &b, Location loc, Value x,
                               ArrayRef<int64_t> strides, ArrayRef<int64_t> lo,
-                              ArrayRef<int64_t> hi) {
+                              ArrayRef<int64_t> hi, ArrayRef<int64_t> dims) {
   auto type = cast<RankedTensorType>(x.getType());
   ArrayRef<int64_t> in = type.getShape();
   int64_t rank = type.getRank();
-  SmallVector<int64_t> full(in.take_front(2)), offsets(rank, 0), steps(rank, 1),
-      sliceOffsets(rank, 0), sliceSizes(in.take_front(2));
+  SmallVector<int64_t> full(in), offsets(rank, 0), steps(rank, 1),
+      sliceOffsets(rank, 0), sliceSizes(in);
   bool slice = false;
   for (int64_t i = 0; i + 2 < rank; ++i) {
-    int64_t dilated = in[2 + i] == 0 ? 0 : (in[2 + i] - 1) * strides[i] + 1;
+    int64_t d = dims[i];
+    int64_t dilated = in[d] == 0 ? 0 : (in[d] - 1) * strides[i] + 1;
     int64_t size = dilated + lo[i] + hi[i];
     if (size < 0)
       return failure();
-    full.push_back(dilated + std::max<int64_t>(lo[i], 0) +
-                   std::max<int64_t>(hi[i], 0));
-    offsets[2 + i] = std::max<int64_t>(lo[i], 0);
-    steps[2 + i] = strides[i];
-    sliceOffsets[2 + i] = std::max<int64_t>(-lo[i], 0);
-    sliceSizes.push_back(size);
+    full[d] =
+        dilated + std::max<int64_t>(lo[i], 0) + std::max<int64_t>(hi[i], 0);
+    offsets[d] = std::max<int64_t>(lo[i], 0);
+    steps[d] = strides[i];
+    sliceOffsets[d] = std::max<int64_t>(-lo[i], 0);
+    sliceSizes[d] = size;
     slice |= lo[i] < 0 || hi[i] < 0;
   }
   Type t = type.getElementType();
@@ -309,7 +385,7 @@ FailureOr<Value> dilateAndPad(OpBuilder &b, Location loc, Value x,
       padLo.push_back(std::max<int64_t>(lo[i], 0));
       padHi.push_back(std::max<int64_t>(hi[i], 0));
     }
-    r = padSpatial(b, loc, x, padLo, padHi, zero);
+    r = padSpatial(b, loc, x, padLo, padHi, zero, dims);
   } else {
     r = placeInto(b, loc, x, filledTensor(b, loc, full, zero), offsets, steps);
   }
@@ -337,9 +413,12 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     Type t = outType.getElementType();
     Value input = adaptor.getInput(), filter = adaptor.getFilter();
     SmallVector<int64_t> strides(op.getStrides());
+    SmallVector<int64_t> dataPerm = op.getDataPerm(),
+                         filterPerm = op.getFilterPerm();
+    SmallVector<int64_t> dims = spatialDims(dataPerm);
     if (op.getTransposed()) {
       ArrayRef<int64_t> ks =
-          cast<RankedTensorType>(filter.getType()).getShape().drop_front(2);
+          ArrayRef<int64_t>(op.getLogicalFilterShape()).drop_front(2);
       SmallVector<int64_t> lo, hi;
       for (int64_t i = 0; i < spatial; ++i) {
         int64_t span = op.getDilations()[i] * (ks[i] - 1);
@@ -348,154 +427,25 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
         hi.push_back(span - padsHi[i] + extra);
       }
       FailureOr<Value> dilated =
-          dilateAndPad(rewriter, loc, input, strides, lo, hi);
+          dilateAndPad(rewriter, loc, input, strides, lo, hi, dims);
       if (failed(dilated))
         return rewriter.notifyMatchFailure(op, "pads leave no input");
       input = *dilated;
-      filter = flippedTransposedFilter(rewriter, loc, filter, op.getGroups());
+      filter = flippedTransposedFilter(rewriter, loc, filter, op.getGroups(),
+                                       filterPerm);
       strides.assign(spatial, 1);
     } else {
       input = padSpatial(rewriter, loc, input, padsLo, padsHi,
-                         cast<TypedAttr>(rewriter.getZeroAttr(t)));
+                         cast<TypedAttr>(rewriter.getZeroAttr(t)), dims);
     }
-    Value r = directConv(rewriter, loc, input, filter, strides,
-                         op.getDilations(), op.getGroups(), outType,
-                         accumulatorType(op.getAccType(), t));
-    if (op.getBias())
-      r = addChannelBias(rewriter, loc, r, adaptor.getBias());
-    rewriter.replaceOp(op, narrowTo(rewriter, loc, r, t));
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// Pooling
-//===----------------------------------------------------------------------===//
-
-/// Number of window positions of output position `o` that fall in
-/// [lo, hi) along one dim, in the coordinates of the unpadded input.
-int64_t windowCount(int64_t o, int64_t kernel, int64_t stride, int64_t dilation,
-                    int64_t padBegin, int64_t lo, int64_t hi) {
-  int64_t count = 0;
-  for (int64_t k = 0; k < kernel; ++k) {
-    int64_t p = o * stride - padBegin + k * dilation;
-    count += p >= lo && p < hi;
-  }
-  return count;
-}
-
-/// The avg pool divisor of each spatial output position, as a constant.
-Value avgDivisor(OpBuilder &b, Location loc, PoolOp op, FloatType t) {
-  auto inShape = cast<RankedTensorType>(op.getInput().getType()).getShape();
-  ArrayRef<int64_t> outSpatial = op.getType().getShape().drop_front(2);
-  int64_t spatial = outSpatial.size();
-  // Per dim, then multiplied out: a window is a box.
-  SmallVector<SmallVector<int64_t>> counts(spatial);
-  for (int64_t i = 0; i < spatial; ++i) {
-    int64_t pb = op.getPads()[i], pe = op.getPads()[spatial + i];
-    int64_t lo = op.getCountIncludePad() ? -pb : 0;
-    int64_t hi = inShape[2 + i] + (op.getCountIncludePad() ? pe : 0);
-    for (int64_t o = 0; o < outSpatial[i]; ++o)
-      counts[i].push_back(windowCount(o, op.getKernel()[i], op.getStrides()[i],
-                                      op.getDilations()[i], pb, lo, hi));
-  }
-  SmallVector<APFloat> values;
-  SmallVector<int64_t> strides(spatial, 1);
-  for (int64_t i = spatial - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * outSpatial[i + 1];
-  int64_t total = 1;
-  for (int64_t d : outSpatial)
-    total *= d;
-  for (int64_t flat = 0; flat < total; ++flat) {
-    double v = 1;
-    for (int64_t i = 0; i < spatial; ++i)
-      v *= (double)counts[i][(flat / strides[i]) % outSpatial[i]];
-    APFloat f(v);
-    bool lost;
-    f.convert(t.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-    values.push_back(f);
-  }
-  auto type = RankedTensorType::get(outSpatial, t);
-  return arith::ConstantOp::create(b, loc,
-                                   DenseElementsAttr::get(type, values));
-}
-
-struct PoolLowering : OpConversionPattern<PoolOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(PoolOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    RankedTensorType outType = op.getType();
-    Type elt = outType.getElementType();
-    Type t = signlessType(elt);
-    bool isMax = op.getKind() == PoolKind::max;
-    if (!isMax && !isa<FloatType>(t))
-      return rewriter.notifyMatchFailure(op, "integer average pooling");
-    auto inShape = cast<RankedTensorType>(op.getInput().getType()).getShape();
-    int64_t spatial = outType.getRank() - 2;
-    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
-                      dilations = op.getDilations(), pads = op.getPads();
-
-    // ceil_mode's last windows may reach past the end padding: pad more.
-    SmallVector<int64_t> lo(pads.take_front(spatial)), hi;
-    for (int64_t i = 0; i < spatial; ++i) {
-      int64_t need = (outType.getShape()[2 + i] - 1) * strides[i] +
-                     dilations[i] * (kernel[i] - 1) + 1;
-      hi.push_back(std::max(pads[spatial + i], need - inShape[2 + i] - lo[i]));
-    }
-    TypedAttr padValue = isMax ? extremeAttr(t, elt, /*largest=*/false)
-                               : cast<TypedAttr>(rewriter.getZeroAttr(t));
-    Value input =
-        padSpatial(rewriter, loc, adaptor.getInput(), lo, hi, padValue);
-
-    // Loops: n, c, o..., then the window k...; the unused window operand
-    // gives the k loops their sizes.
-    int64_t numLoops = 2 + 2 * spatial;
-    auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineMap> maps = slidingWindowMaps(
-        ctx, numLoops, {dim(0), dim(1)}, {}, {dim(0), dim(1)},
-        /*firstOut=*/2, /*firstTap=*/2 + spatial, strides, dilations);
-    Value window = tensor::EmptyOp::create(rewriter, loc, kernel, t);
-    // Max is exact in any type; avg sums and divides in its accumulator.
-    Type acc = isMax ? t : accumulatorType(op.getAccType(), t);
-    Value init = filledTensor(
-        rewriter, loc, outType.getShape(),
-        isMax ? padValue : cast<TypedAttr>(rewriter.getZeroAttr(acc)));
-    BinaryFn combine = isMax ? BinaryFn::max : BinaryFn::add;
     Value r =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{init.getType()}, ValueRange{input, window},
-            ValueRange{init}, maps, iterators(2 + spatial, spatial),
-            [&](OpBuilder &b, Location l, ValueRange a) {
-              Value x = isMax ? a[0] : emitCast(b, l, a[0], t, acc);
-              linalg::YieldOp::create(
-                  b, l, emitBinary(b, l, combine, a[2], x, isMax ? elt : acc));
-            })
-            .getResult(0);
-
-    if (!isMax) {
-      Value divisor = avgDivisor(rewriter, loc, op, cast<FloatType>(acc));
-      int64_t rank = outType.getRank();
-      SmallVector<AffineExpr> spatialDims;
-      for (int64_t i = 0; i < spatial; ++i)
-        spatialDims.push_back(dim(2 + i));
-      SmallVector<AffineMap> divMaps = {
-          AffineMap::getMultiDimIdentityMap(rank, ctx),
-          AffineMap::get(rank, 0, spatialDims, ctx),
-          AffineMap::getMultiDimIdentityMap(rank, ctx)};
-      Value out = tensor::EmptyOp::create(rewriter, loc, outType.getShape(), t);
-      r = linalg::GenericOp::create(
-              rewriter, loc, TypeRange{out.getType()}, ValueRange{r, divisor},
-              ValueRange{out}, divMaps, iterators(rank, 0),
-              [&](OpBuilder &b, Location l, ValueRange a) {
-                Value q = arith::DivFOp::create(b, l, a[0], a[1]);
-                linalg::YieldOp::create(b, l, emitCast(b, l, q, acc, t));
-              })
-              .getResult(0);
-    }
-    rewriter.replaceOp(op, r);
+        directConv(rewriter, loc, input, filter, strides, op.getDilations(),
+                   op.getGroups(), outType, accumulatorType(op.getAccType(), t),
+                   dataPerm, filterPerm);
+    if (op.getBias())
+      r = addChannelBias(rewriter, loc, r, adaptor.getBias(),
+                         invertPerm(dataPerm)[1]);
+    rewriter.replaceOp(op, narrowTo(rewriter, loc, r, t));
     return success();
   }
 };
@@ -504,6 +454,5 @@ struct PoolLowering : OpConversionPattern<PoolOp> {
 
 void lowering::populateContractionPatterns(const TypeConverter &tc,
                                            RewritePatternSet &patterns) {
-  patterns.add<MatmulLowering, ConvLowering, PoolLowering>(
-      tc, patterns.getContext());
+  patterns.add<MatmulLowering, ConvLowering>(tc, patterns.getContext());
 }

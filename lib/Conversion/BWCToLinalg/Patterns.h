@@ -10,6 +10,7 @@
 
 #include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -39,6 +40,38 @@ Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                    TypedAttr value);
 
 //===----------------------------------------------------------------------===//
+// Window helpers (ContractionToLinalg.cpp; conv and pool share them)
+//===----------------------------------------------------------------------===//
+
+/// Iterators: `parallel` parallel dims then `reduction` reduction dims.
+SmallVector<utils::IteratorType> iterators(int64_t parallel, int64_t reduction);
+/// The type a contraction sums in: its `acc_type` when set, else `elt`.
+Type accumulatorType(std::optional<Type> acc, Type elt);
+/// The physical positions of the logical spatial dims (2...) of a tensor
+/// stored in the order `perm` (channels-first: 2...; channels-last: 1...).
+SmallVector<int64_t> spatialDims(ArrayRef<int64_t> perm);
+/// `maps` with their results in physical order (result i of map m is its
+/// logical result perms[m][i]; an empty perm keeps the map) and loop l
+/// renamed to loopPos[l]: how a channels_last op reuses the channels-first
+/// maps with its own loop order.
+SmallVector<AffineMap> permuteMaps(ArrayRef<AffineMap> maps,
+                                   ArrayRef<SmallVector<int64_t>> perms,
+                                   ArrayRef<int64_t> loopPos);
+/// Pads the spatial dims of `x` (physical positions `dims`) with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> lo,
+                 ArrayRef<int64_t> hi, TypedAttr value, ArrayRef<int64_t> dims);
+/// The indexing maps of a sliding window over `numLoops` loops: the input
+/// reads (inLead..., o*s + k*d), the window (winLead..., k) and the output
+/// (outLead..., o), with o = dim(firstOut + i) and k = dim(firstTap + i).
+SmallVector<AffineMap> slidingWindowMaps(MLIRContext *ctx, int64_t numLoops,
+                                         ArrayRef<AffineExpr> inLead,
+                                         ArrayRef<AffineExpr> winLead,
+                                         ArrayRef<AffineExpr> outLead,
+                                         int64_t firstOut, int64_t firstTap,
+                                         ArrayRef<int64_t> strides,
+                                         ArrayRef<int64_t> dilations);
+
+//===----------------------------------------------------------------------===//
 // Pattern families
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +81,7 @@ void populateReductionPatterns(const TypeConverter &tc,
                                RewritePatternSet &patterns);
 void populateContractionPatterns(const TypeConverter &tc,
                                  RewritePatternSet &patterns);
+void populatePoolPatterns(const TypeConverter &tc, RewritePatternSet &patterns);
 void populateDataMovementPatterns(const TypeConverter &tc,
                                   RewritePatternSet &patterns);
 void populateResizePatterns(const TypeConverter &tc,

@@ -14,6 +14,9 @@
 //           the same result); avg sums the in-bounds taps and divides by
 //           the taps inside [-pad_begin, in + pad_end) (count_include_pad)
 //           or inside the input, so ceil_mode's extra taps never count.
+// A `channels_last` conv or pool computes in logical (channels-first)
+// indices and permutes them at each load; its conv loop nest puts the
+// channel loop innermost (window outer), the contiguous dim of NHWC data.
 //
 //===----------------------------------------------------------------------===//
 #include "Emitters.h"
@@ -90,9 +93,32 @@ FailureOr<Value> matmul(ElementalEmitter &e, OpBuilder &b, Location loc,
   return lowering::emitCast(b, loc, (*r)[0], acc, elt);
 }
 
+/// `idx` (logical, channels-first) in the physical order `perm` stores.
+SmallVector<Value> physicalIndex(ArrayRef<Value> idx, ArrayRef<int64_t> perm) {
+  SmallVector<Value> out;
+  for (int64_t p : perm)
+    out.push_back(idx[p]);
+  return out;
+}
+
+/// The logical (channels-first) index of physical `index` under `perm`.
+SmallVector<Value> logicalIndex(ValueRange index, ArrayRef<int64_t> perm) {
+  SmallVector<Value> out(index.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    out[p] = index[i];
+  return out;
+}
+
 FailureOr<Value> conv(ElementalEmitter &e, OpBuilder &b, Location loc,
-                      ConvOp op, ValueRange index) {
-  ArrayRef<int64_t> in = shapeOf(op.getInput()), w = shapeOf(op.getFilter());
+                      ConvOp op, ValueRange physical) {
+  // Formulas in logical (channels-first) order; a channels_last op maps its
+  // indices through getDataPerm/getFilterPerm at the loads.
+  SmallVector<int64_t> in = op.getLogicalInputShape(),
+                       w = op.getLogicalFilterShape();
+  SmallVector<int64_t> dataPerm = op.getDataPerm(),
+                       filterPerm = op.getFilterPerm();
+  SmallVector<Value> index = logicalIndex(physical, dataPerm);
+  bool channelsLast = op.getChannelsLast();
   int64_t spatial = in.size() - 2, groups = op.getGroups();
   ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
                     padsLo = op.getPads().take_front(spatial);
@@ -110,22 +136,31 @@ FailureOr<Value> conv(ElementalEmitter &e, OpBuilder &b, Location loc,
       groups == 1 ? f : b.createOrFold<arith::RemUIOp>(loc, f, fgC);
   Value channelBase = mulC(b, loc, group, cg);
 
-  SmallVector<int64_t> sizes = {cg};
+  // Channels-first: channel loop outermost, then the window. Channels-last:
+  // the window outermost and the channel loop innermost, so consecutive
+  // iterations read consecutive input (and filter) addresses.
+  SmallVector<int64_t> sizes;
+  if (!channelsLast)
+    sizes.push_back(cg);
   sizes.append(w.begin() + 2, w.end());
+  if (channelsLast)
+    sizes.push_back(cg);
+  int64_t channelIv = channelsLast ? spatial : 0;
+  int64_t firstTapIv = channelsLast ? 0 : 1;
   Value init = arith::ConstantOp::create(
       b, loc, cast<TypedAttr>(b.getZeroAttr(acc)));
   Loops r = buildLoops(
       b, loc, sizes, init,
       [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange it) -> Loops {
-        Value c = addI(nb, l, channelBase, ivs[0]);
+        Value c = addI(nb, l, channelBase, ivs[channelIv]);
         SmallVector<Value> inIdx = {index[0], c}, wIdx;
         if (transposed)
           wIdx = {c, fInGroup};
         else
-          wIdx = {f, ivs[0]};
+          wIdx = {f, ivs[channelIv]};
         Value valid;
         for (int64_t s = 0; s < spatial; ++s) {
-          Value o = index[2 + s], tap = ivs[1 + s];
+          Value o = index[2 + s], tap = ivs[firstTapIv + s];
           wIdx.push_back(tap);
           // Direct: i = o * s + k * d - pad. Transposed: i * s = o + pad - k * d.
           Value pos;
@@ -150,10 +185,12 @@ FailureOr<Value> conv(ElementalEmitter &e, OpBuilder &b, Location loc,
           valid = andI(nb, l, valid, inRange(nb, l, pos, in[2 + s]));
           inIdx.push_back(clampIndex(nb, l, pos, 0, in[2 + s] - 1));
         }
-        FailureOr<Value> x = e.emit(nb, l, op.getInput(), inIdx);
+        FailureOr<Value> x =
+            e.emit(nb, l, op.getInput(), physicalIndex(inIdx, dataPerm));
         if (failed(x))
           return failure();
-        FailureOr<Value> y = e.emit(nb, l, op.getFilter(), wIdx);
+        FailureOr<Value> y =
+            e.emit(nb, l, op.getFilter(), physicalIndex(wIdx, filterPerm));
         if (failed(y))
           return failure();
         Value p = arith::MulFOp::create(nb, l, lowering::emitCast(nb, l, *x, elt, acc),
@@ -177,8 +214,10 @@ FailureOr<Value> conv(ElementalEmitter &e, OpBuilder &b, Location loc,
 }
 
 FailureOr<Value> pool(ElementalEmitter &e, OpBuilder &b, Location loc,
-                      PoolOp op, ValueRange index) {
-  ArrayRef<int64_t> in = shapeOf(op.getInput());
+                      PoolOp op, ValueRange physical) {
+  SmallVector<int64_t> in = op.getLogicalInputShape(),
+                       dataPerm = op.getDataPerm();
+  SmallVector<Value> index = logicalIndex(physical, dataPerm);
   int64_t spatial = in.size() - 2;
   ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
                     dilations = op.getDilations(), pads = op.getPads();
@@ -214,7 +253,8 @@ FailureOr<Value> pool(ElementalEmitter &e, OpBuilder &b, Location loc,
         }
         if (!includePad)
           counted = valid;
-        FailureOr<Value> x = e.emit(nb, l, op.getInput(), inIdx);
+        FailureOr<Value> x =
+            e.emit(nb, l, op.getInput(), physicalIndex(inIdx, dataPerm));
         if (failed(x))
           return failure();
         if (isMax) {
