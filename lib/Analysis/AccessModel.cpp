@@ -217,17 +217,36 @@ void Model::rowReduction(int64_t block) {
 }
 
 /// columns_per_block adjacent kept positions x slices threads; a thread
-/// reduces the positions s, s + slices, ...; slice 0 writes the results.
+/// reduces the positions s, s + slices, ... of its column for each
+/// reduction in order (earlier ones bound, as the CUDA driver does); slice
+/// 0 writes the per-column results, every slice writes the input-shaped
+/// (whole) results at its positions with the reductions bound.
 LogicalResult Model::columnReduction(int64_t block) {
   if (reduces.empty())
     return kernel.emitError()
                << "expects a bwc.reduce in a column_reduction kernel but got "
                   "none",
            failure();
-  Type resultType = reduces.front()->getResult(0).getType();
-  int64_t kept = numel(resultType),
-          reduced = numel(reduces.front()->getOperand(0).getType()) /
-                    std::max<int64_t>(1, kept);
+  Operation *first = reduces.front();
+  Type inType = first->getOperand(0).getType();
+  ArrayRef<int64_t> inShape = shapeOf(inType);
+  int64_t kept = numel(first->getResult(0).getType()),
+          reduced = numel(inType) / std::max<int64_t>(1, kept);
+  // The input index of (column, reduced position): the reduced axes
+  // enumerate the position, the others the column.
+  auto axes = cast<ReduceOp>(first).getAxes();
+  SmallVector<int64_t> keptShape(inShape), reducedShape;
+  for (int64_t a : axes) {
+    reducedShape.push_back(inShape[a]);
+    keptShape[a] = 1;
+  }
+  auto inputLinear = [&](int64_t col, int64_t pos) {
+    Index idx = delinearize(col, keptShape),
+          r = delinearize(pos, reducedShape);
+    for (auto [i, a] : llvm::enumerate(axes))
+      idx[a] = r[i];
+    return linearize(idx, inShape);
+  };
   int64_t columns = get("columns_per_block", 32);
   int64_t slices = get("slices", std::max<int64_t>(1, block / columns));
   SmallVector<int64_t> bs = samples(ceilDiv(kept, columns)),
@@ -245,14 +264,18 @@ LogicalResult Model::columnReduction(int64_t block) {
       tracer.bound.clear();
       for (Operation *red : reduces) {
         tracer.reducedPositions[red] = positions;
-        read(red->getResult(0), delinearize(col, shapeOf(resultType)));
-      }
-      if (s != 0)
-        continue;
-      for (Operation *red : reduces)
+        read(red->getResult(0),
+             delinearize(col, shapeOf(red->getResult(0).getType())));
         tracer.bound.insert(red);
-      for (unsigned k = 0; k < kernel.getNumResults(); ++k)
-        write(k, col);
+      }
+      for (unsigned k = 0; k < kernel.getNumResults(); ++k) {
+        if (shapeOf(kernel.getResultTypes()[k]) == inShape) {
+          for (int64_t p : positions)
+            write(k, inputLinear(col, p));
+        } else if (s == 0) {
+          write(k, col);
+        }
+      }
     }
     endWarp(main);
   }

@@ -42,24 +42,6 @@ struct RowShape {
   int64_t rows = 1, row = 1; ///< rows x row == input elements
 };
 
-/// Whether the row-reduction emitter computes `kernel` exactly; fills
-/// `shape` when it does.
-/// The kernel's reductions, in order; empty when there are none or when
-/// it also holds an arg_reduce, matmul, conv or pool.
-SmallVector<ReduceOp> plainReductions(func::FuncOp kernel) {
-  SmallVector<ReduceOp> reduces;
-  bool other = false;
-  kernel.walk([&](Operation *op) {
-    if (auto r = dyn_cast<ReduceOp>(op))
-      reduces.push_back(r);
-    else if (isa<ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op))
-      other = true;
-  });
-  if (other)
-    reduces.clear();
-  return reduces;
-}
-
 /// Whether every value computed from `seeds` is elementwise on `shape`, so
 /// a driver that binds the seeds' elements at one index is only asked for
 /// that index. Reductions reading such a value are skipped (their results
@@ -93,8 +75,10 @@ bool elementwiseFrom(func::FuncOp kernel, llvm::SmallPtrSet<Value, 16> derived,
   return true;
 }
 
+/// Whether the row-reduction emitter computes `kernel` exactly; fills
+/// `shape` when it does.
 bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
-  SmallVector<ReduceOp> reduces = plainReductions(kernel);
+  SmallVector<ReduceOp, 4> reduces = plainReductions(kernel);
   if (reduces.empty())
     return false;
   auto inType = cast<RankedTensorType>(reduces.front().getInput().getType());
@@ -296,22 +280,16 @@ struct ConfigureKernelsPass
       set("tile_k", 16);
       set("elements_per_thread", ceilDiv(tiles, grid) * 16);
     } else if (fitsColumnReduction(kernel)) {
-      // 32 adjacent outputs per block (one coalesced warp access per
-      // reduced position), up to 8 slices of the reduced positions.
-      auto r = *kernel.getOps<ReduceOp>().begin();
-      int64_t reduced = r.getInput().getType().getNumElements() /
-                        std::max<int64_t>(1, r.getType().getNumElements());
-      int64_t slices =
-          std::clamp<int64_t>(llvm::PowerOf2Ceil(reduced), 1,
-                              std::min<int64_t>(8, maxThreads / 32));
-      int64_t block = 32 * slices;
-      int64_t grid = strideGrid(ceilDiv(maxElements, 32) * block, block);
+      ColumnReductionLaunch l =
+          columnReductionLaunch(kernel, smCount, maxThreads);
       emitter("column_reduction");
-      set("block", block);
-      set("grid", grid);
-      set("columns_per_block", 32);
-      set("slices", slices);
-      set("elements_per_thread", ceilDiv(reduced, slices));
+      set("block", l.block);
+      set("grid", l.grid);
+      set("columns_per_block", l.columnsPerBlock);
+      set("slices", l.slices);
+      set("unroll", l.unroll);
+      set("passes", l.passes);
+      set("elements_per_thread", l.perThread);
     } else {
       int64_t block = loopBlock;
       int64_t grid = strideGrid(maxElements, block);
@@ -348,7 +326,7 @@ struct ConfigureKernelsPass
 } // namespace
 
 bool mlir::bwc::rowReductionCanCacheInput(func::FuncOp kernel) {
-  SmallVector<ReduceOp> reduces = plainReductions(kernel);
+  SmallVector<ReduceOp, 4> reduces = plainReductions(kernel);
   if (reduces.empty())
     return false;
   Value input = reduces.front().getInput();
@@ -357,32 +335,6 @@ bool mlir::bwc::rowReductionCanCacheInput(func::FuncOp kernel) {
   return elementwiseFrom(kernel, {input},
                          cast<ShapedType>(input.getType()).getShape(),
                          /*reductionsAreSeeds=*/false);
-}
-
-bool mlir::bwc::fitsColumnReduction(func::FuncOp kernel) {
-  SmallVector<ReduceOp> reduces = plainReductions(kernel);
-  if (reduces.empty())
-    return false;
-  ReduceOp first = reduces.front();
-  auto inType = first.getInput().getType();
-  int64_t rank = inType.getRank();
-  if (rank == 0 || first.getAxes().empty() ||
-      llvm::is_contained(first.getAxes(), rank - 1))
-    return false;
-  for (ReduceOp r : reduces) {
-    Type e = r.getInput().getType().getElementType();
-    if (r.getInput().getType() != inType || r.getAxes() != first.getAxes() ||
-        r.getType() != first.getType() ||
-        !(e.isF16() || e.isBF16() || e.isF32()))
-      return false;
-  }
-  // Each reduction is bound to one scalar per output: values computed from
-  // one are elementwise on the result shape and no reduction reads one.
-  ArrayRef<int64_t> outShape = first.getType().getShape();
-  return elementwiseFrom(kernel, {}, outShape, /*reductionsAreSeeds=*/true) &&
-         llvm::all_of(kernel.getResultTypes(), [&](Type t) {
-           return cast<ShapedType>(t).getShape() == outShape;
-         });
 }
 
 SmallVector<TransposeOp, 2> mlir::bwc::tiledTransposes(func::FuncOp kernel) {

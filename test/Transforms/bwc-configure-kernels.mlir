@@ -107,7 +107,7 @@ func.func private @k_transposed_reuse(%x: tensor<8x8xf32>) -> tensor<8x8xf32> at
 // thread-per-output emitter; an f32 matmul gets 64x64x16 shared tiles, an
 // i32 one and one with a second output of another shape thread-per-output.
 // CHECK-LABEL: func.func private @k_column
-// CHECK-SAME: bwc.config = {block = 256 : i64, columns_per_block = 32 : i64, elements_per_thread = 8 : i64, emitter = "column_reduction", grid = 1 : i64, slices = 8 : i64}
+// CHECK-SAME: bwc.config = {block = 1024 : i64, columns_per_block = 32 : i64, elements_per_thread = 2 : i64, emitter = "column_reduction", grid = 1 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 2 : i64}
 // CHECK-LABEL: func.func private @k_cross_row
 // CHECK-SAME: emitter = "thread_per_output"
 // CHECK-LABEL: func.func private @k_matmul
@@ -143,15 +143,17 @@ func.func private @k_matmul_two_shapes(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>
 
 // Tests that a column mean with an elementwise epilogue and a second,
 // independent reduction is one column-reduction kernel (2 reduced positions:
-// 2 slices), and that a reduction reading another's result (a softmax over
-// axis 0), an epilogue that broadcasts the result back to the input shape,
-// and integer inputs keep thread-per-output.
+// 2 slices, two passes over the inputs); that a reduction reading another's
+// result (16 positions: 16 slices, two passes) and an epilogue that
+// broadcasts the result back to the input shape (one pass per reduction
+// plus one for the whole-shaped result) are column reductions too; and
+// that integer inputs keep thread-per-output.
 // CHECK-LABEL: func.func private @k_column_epilogue
-// CHECK-SAME: block = 64 : i64, columns_per_block = 32 : i64, elements_per_thread = 1 : i64, emitter = "column_reduction", grid = 30 : i64, slices = 2 : i64
+// CHECK-SAME: block = 64 : i64, columns_per_block = 32 : i64, elements_per_thread = 1 : i64, emitter = "column_reduction", grid = 30 : i64, passes = 2 : i64, slices = 2 : i64, unroll = 1 : i64
 // CHECK-LABEL: func.func private @k_column_softmax
-// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-SAME: block = 512 : i64, columns_per_block = 32 : i64, elements_per_thread = 1 : i64, emitter = "column_reduction", grid = 1 : i64, passes = 2 : i64, slices = 16 : i64, unroll = 1 : i64
 // CHECK-LABEL: func.func private @k_column_broadcast
-// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-SAME: emitter = "column_reduction", grid = 1 : i64, passes = 2 : i64
 // CHECK-LABEL: func.func private @k_column_int
 // CHECK-SAME: emitter = "thread_per_output"
 func.func private @k_column_epilogue(%x: tensor<3x2x320xf32>, %y: tensor<3x2x320xf32>) -> (tensor<3x1x320xf32>, tensor<3x1x320xf32>) attributes {bwc.kernel} {
@@ -174,6 +176,62 @@ func.func private @k_column_broadcast(%x: tensor<16x32xf32>) -> tensor<16x32xf32
 func.func private @k_column_int(%x: tensor<16x32xi32>) -> tensor<32xi32> attributes {bwc.kernel} {
   %m = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<16x32xi32>) -> tensor<32xi32>
   return %m : tensor<32xi32>
+}
+
+// -----
+
+// Tests the issue-10 shapes: a column sum of 16384x4096 (128 groups of 32
+// columns) gets 32 slices (1024 threads per block: 128 x 1024 threads on
+// 132 SMs), 8 loads in flight per thread and one pass; a softmax over
+// axis 0 of the same shape (max, then sum of exp(x - max), then the
+// whole-shaped output) is one column-reduction kernel with three passes
+// over the input.
+// CHECK-LABEL: func.func private @k_colsum_wide
+// CHECK-SAME: bwc.config = {block = 1024 : i64, columns_per_block = 32 : i64, elements_per_thread = 512 : i64, emitter = "column_reduction", grid = 128 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 8 : i64}
+// CHECK-LABEL: func.func private @k_softmax_axis0
+// CHECK-SAME: bwc.config = {block = 1024 : i64, columns_per_block = 32 : i64, elements_per_thread = 512 : i64, emitter = "column_reduction", grid = 128 : i64, passes = 3 : i64, slices = 32 : i64, unroll = 8 : i64}
+func.func private @k_colsum_wide(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> attributes {bwc.kernel} {
+  %0 = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<16384x4096xf32>) -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}
+func.func private @k_softmax_axis0(%x: tensor<16384x4096xf32>) -> tensor<16384x4096xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<16384x4096xf32>) -> tensor<1x4096xf32>
+  %d = bwc.binary sub %x, %m : (tensor<16384x4096xf32>, tensor<1x4096xf32>) -> tensor<16384x4096xf32>
+  %e = bwc.unary exp %d : (tensor<16384x4096xf32>) -> tensor<16384x4096xf32>
+  %s = bwc.reduce sum %e axes = [0] keepdims = true : (tensor<16384x4096xf32>) -> tensor<1x4096xf32>
+  %y = bwc.binary div %e, %s : (tensor<16384x4096xf32>, tensor<1x4096xf32>) -> tensor<16384x4096xf32>
+  return %y : tensor<16384x4096xf32>
+}
+
+// -----
+
+// Tests which per-column values the column driver may bind: a
+// non-keepdims sum over the leading axis broadcasts into its own column
+// (column_reduction), one over a middle axis would be read at another
+// column by numpy broadcasting ([4,16] against [4,4,16]), and a transpose
+// of a value computed from a reduction reads other columns: both keep
+// thread-per-output.
+// CHECK-LABEL: func.func private @k_column_leading_broadcast
+// CHECK-SAME: emitter = "column_reduction"
+// CHECK-LABEL: func.func private @k_column_middle_broadcast
+// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-LABEL: func.func private @k_column_transposed
+// CHECK-SAME: emitter = "thread_per_output"
+func.func private @k_column_leading_broadcast(%x: tensor<16x32xf32>) -> tensor<16x32xf32> attributes {bwc.kernel} {
+  %s = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<16x32xf32>) -> tensor<32xf32>
+  %d = bwc.binary sub %x, %s : (tensor<16x32xf32>, tensor<32xf32>) -> tensor<16x32xf32>
+  return %d : tensor<16x32xf32>
+}
+func.func private @k_column_middle_broadcast(%x: tensor<4x4x16xf32>) -> tensor<4x4x16xf32> attributes {bwc.kernel} {
+  %s = bwc.reduce sum %x axes = [1] keepdims = false : (tensor<4x4x16xf32>) -> tensor<4x16xf32>
+  %d = bwc.binary sub %x, %s : (tensor<4x4x16xf32>, tensor<4x16xf32>) -> tensor<4x4x16xf32>
+  return %d : tensor<4x4x16xf32>
+}
+func.func private @k_column_transposed(%x: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<32x32xf32>) -> tensor<1x32xf32>
+  %d = bwc.binary sub %x, %m : (tensor<32x32xf32>, tensor<1x32xf32>) -> tensor<32x32xf32>
+  %t = bwc.transpose %d perm = [1, 0] : (tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %t : tensor<32x32xf32>
 }
 
 // -----

@@ -20,6 +20,12 @@ constexpr llvm::StringLiteral kKernelKindAttrName = "bwc.kind";
 /// (bwc-configure-kernels).
 constexpr llvm::StringLiteral kKernelConfigAttrName = "bwc.config";
 
+/// The kernel's reductions in order; empty when there are none or when it
+/// also holds an arg_reduce, matmul, conv or pool (the reductions the row
+/// and column drivers may take).
+class ReduceOp;
+SmallVector<ReduceOp, 4> plainReductions(func::FuncOp kernel);
+
 /// Whether a row-reduction kernel may keep its first reduction's input in
 /// registers (`cache_row`): every value computed from it (not through a
 /// reduction) is elementwise on the input shape, so the kernel asks for it
@@ -27,11 +33,30 @@ constexpr llvm::StringLiteral kKernelConfigAttrName = "bwc.config";
 bool rowReductionCanCacheInput(func::FuncOp kernel);
 
 /// Whether the column-reduction emitter computes `kernel` exactly: its
-/// reductions keep the innermost axis, share one input shape, axes and
-/// result type, none reads another's result, and every value computed from
-/// a reduction is elementwise on the result shape, the shape of every
-/// kernel result (bwc-configure-kernels, CUDA driver).
+/// f16/bf16/f32 reductions keep the innermost axis and share one input
+/// type, axes and result type; a reduction may read an earlier one's result
+/// (softmax over axis 0); every value computed from a reduction is
+/// per-column (the result shape, or one broadcasting into the input at the
+/// column) or whole (the input shape), a per-column operand meets only
+/// values of its own column (elementwise, or broadcast into the input), and
+/// every kernel result is per-column or whole (bwc-configure-kernels,
+/// bwc-tile, CUDA driver; lib/Transforms/ColumnReductionFit.cpp).
 bool fitsColumnReduction(func::FuncOp kernel);
+
+/// The launch of a `column_reduction` kernel, the fields of its
+/// `bwc.config`: `columnsPerBlock` (32) adjacent columns x `slices` threads
+/// per block (enough threads for `smCount` SMs: at least 8 slices, at most
+/// 32, no more than the reduced positions), `grid` (one block per group of
+/// 32 columns, at most two 1024-thread waves), `perThread` positions per
+/// thread and pass, `unroll` loads in flight per thread, `passes` over the
+/// input (one per reduction, one more for a whole-shaped result).
+struct ColumnReductionLaunch {
+  int64_t columnsPerBlock = 32, slices = 1, block = 32, grid = 1;
+  int64_t columns = 1, reduced = 1, perThread = 1, unroll = 1, passes = 1;
+};
+ColumnReductionLaunch columnReductionLaunch(func::FuncOp kernel,
+                                            int64_t smCount,
+                                            int64_t maxThreads);
 
 /// The transposes a `transpose_tiled` kernel stages through shared memory,
 /// one padded 32x33 tile each: every transpose of the kernel, all with the

@@ -1,18 +1,25 @@
 //===- ColumnReductionKernel.cpp - Reductions over non-innermost axes -----===//
 //
-// ReduceSum over axis 0 of 16384x4096, a channel mean of NCHW...: the
-// innermost dimension is kept, so adjacent outputs read adjacent inputs.
-// A block owns `columns_per_block` (32) adjacent outputs x `slices` threads;
-// thread (slice s, column c) accumulates reduced positions s, s + slices,
-// ... of output c (a warp reads 32 consecutive elements per position:
-// coalesced); the slices' partials meet in shared memory and every thread
-// combines them in slice order, so the reductions are bound to one scalar
-// per column; slice 0 emits the epilogue and stores. The accumulation is
+// ReduceSum over axis 0 of 16384x4096, a channel mean of NCHW, softmax over
+// axis 0...: the innermost dimension is kept, so adjacent columns (kept
+// positions) read adjacent inputs. A block owns `columns_per_block` (32)
+// adjacent columns x `slices` threads; thread (slice s, column c) walks
+// reduced positions s, s + slices, ... of column c (a warp reads 32
+// consecutive elements per position: coalesced), `unroll` positions per
+// step so that many loads are in flight, with one accumulator in position
+// order. For each reduction in order, the slices' partials meet in a
+// shared slab and every thread combines its column's slices in slice
+// order, so the reduction is bound to one scalar per column before the
+// next reduction (softmax's sum of exp(x - max)) and the epilogue read it.
+// The epilogue writes per-column results from slice 0 and whole-shaped
+// results (softmax's output) at every position of the slice, walking the
+// input again: one pass over the input per reduction plus one for a
+// whole-shaped result (the `passes` of the config). The accumulation is
 // the elemental emitter's own (reduceIdentity/Element/Combine/Finish), the
 // same as thread_per_output computes, in another association order.
 //
 // Column groups are walked with a uniform loop; a column past the end
-// computes on the last output (in-bounds loads) and stores nothing, so
+// computes on the last column (in-bounds loads) and stores nothing, so
 // every barrier is reached by the whole block.
 //
 //===----------------------------------------------------------------------===//
@@ -40,32 +47,197 @@ bool sharedType(Type t) {
                            : t.isSignlessInteger(32) || t.isSignlessInteger(64);
 }
 
-} // namespace
+using PositionBody =
+    function_ref<FailureOr<SmallVector<Value>>(Value pos, ValueRange acc)>;
 
-LogicalResult cuda::emitColumnReductionKernel(OpBuilder &b, KernelContext &k) {
+/// The column-reduction driver for one kernel.
+class ColumnReduction {
+public:
+  ColumnReduction(OpBuilder &b, KernelContext &k) : b(b), k(k) {}
+  LogicalResult emit();
+
+private:
+  LogicalResult readConfig();
+  /// Runs `body` at the thread's reduced positions slice, slice + slices,
+  /// ... in ascending order, threading `init` through: `unroll` positions
+  /// per step without guards, then the rest one at a time.
+  FailureOr<SmallVector<Value>> forEachPosition(ValueRange init,
+                                                PositionBody body);
+  FailureOr<Value> reduceColumn(ReduceOp r, Value slab);
+  LogicalResult epilogue();
+
+  OpBuilder &b;
+  KernelContext &k;
   Location loc = k.kernel.getLoc();
-  FailureOr<int64_t> block = k.field("block"),
-                     columns = k.field("columns_per_block"),
-                     slices = k.field("slices");
-  if (failed(block) || failed(columns) || failed(slices))
+  int64_t block = 0, columns = 0, slices = 0, unroll = 1, reduced = 1;
+  SmallVector<ReduceOp> reduces;
+  SmallVector<int64_t> reducedShape;
+  RankedTensorType inType, outType;
+  Value tid, column, slice, active, out;
+  SmallVector<Value> outIndex;
+};
+
+LogicalResult ColumnReduction::readConfig() {
+  FailureOr<int64_t> blk = k.field("block"),
+                     cols = k.field("columns_per_block"),
+                     sl = k.field("slices");
+  if (failed(blk) || failed(cols) || failed(sl))
     return failure();
-  if (*columns * *slices != *block || *block > 1024)
+  block = *blk, columns = *cols, slices = *sl;
+  if (auto u = k.config.getAs<IntegerAttr>("unroll"))
+    unroll = u.getInt();
+  if (columns < 1 || slices < 1 || columns * slices != block || block > 1024)
     return k.kernel.emitError()
            << "expects a column-reduction block of columns_per_block x "
               "slices threads, at most 1024, but got "
            << k.config;
+  if (unroll < 1 || unroll > 64)
+    return k.kernel.emitError()
+           << "expects a column-reduction unroll of 1 to 64 but got "
+           << unroll;
   if (!fitsColumnReduction(k.kernel))
     return k.kernel.emitError()
            << "expects a column-reduction kernel (reductions keeping the "
-              "innermost axis, elementwise epilogue on their result shape) "
-              "but got "
+              "innermost axis, per-column or whole values computed from "
+              "them elementwise) but got "
            << k.kernel.getFunctionType();
-  SmallVector<ReduceOp> reduces;
-  k.kernel.walk([&](ReduceOp r) { reduces.push_back(r); });
-  auto outType = cast<RankedTensorType>(reduces.front().getType());
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+ColumnReduction::forEachPosition(ValueRange init, PositionBody body) {
+  // The body at positions first + u * slices (u < count) of one loop step;
+  // the emitter's cached code does not dominate the next loop.
+  auto run = [&](scf::ForOp loop, bool offsetBySlice,
+                 int64_t count) -> FailureOr<SmallVector<Value>> {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value first = loop.getInductionVar();
+    if (offsetBySlice)
+      first = arith::AddIOp::create(b, loc, first, slice);
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    for (int64_t u = 0; u < count; ++u) {
+      Value pos = u ? arith::AddIOp::create(
+                          b, loc, first, indexConstant(b, loc, u * slices))
+                    : first;
+      FailureOr<SmallVector<Value>> next = body(pos, acc);
+      if (failed(next))
+        return failure();
+      acc = *next;
+    }
+    if (!init.empty())
+      scf::YieldOp::create(b, loc, acc);
+    k.elements.clearCache();
+    return SmallVector<Value>(loop.getResults());
+  };
+  SmallVector<Value> acc(init);
+  int64_t step = slices * unroll, full = unroll > 1 ? reduced / step * step : 0;
+  if (full > 0) {
+    // Steps of slices x unroll positions, every one below `full`.
+    auto main = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
+                                   indexConstant(b, loc, full),
+                                   indexConstant(b, loc, step), acc);
+    FailureOr<SmallVector<Value>> r = run(main, /*offsetBySlice=*/true, unroll);
+    if (failed(r))
+      return failure();
+    acc = *r;
+  }
+  Value start =
+      arith::AddIOp::create(b, loc, indexConstant(b, loc, full), slice);
+  auto rest = scf::ForOp::create(b, loc, start, indexConstant(b, loc, reduced),
+                                 indexConstant(b, loc, slices), acc);
+  return run(rest, /*offsetBySlice=*/false, 1);
+}
+
+FailureOr<Value> ColumnReduction::reduceColumn(ReduceOp r, Value slab) {
+  FailureOr<SmallVector<Value>> partial = forEachPosition(
+      ValueRange{k.elements.reduceIdentity(b, loc, r)},
+      [&](Value pos, ValueRange acc) -> FailureOr<SmallVector<Value>> {
+        FailureOr<Value> x = k.elements.reduceElement(
+            b, loc, r, outIndex,
+            ElementalEmitter::delinearize(b, loc, pos, reducedShape));
+        if (failed(x))
+          return failure();
+        return SmallVector<Value>{
+            k.elements.reduceCombine(b, loc, r, acc.front(), *x)};
+      });
+  if (failed(partial))
+    return failure();
+  memref::StoreOp::create(b, loc, partial->front(), slab, tid);
+  gpu::BarrierOp::create(b, loc);
+  // Every thread combines its column's slices in slice order.
+  Value total = memref::LoadOp::create(b, loc, slab, ValueRange{column});
+  for (int64_t s = 1; s < slices; ++s) {
+    Value at = arith::AddIOp::create(b, loc, column,
+                                     indexConstant(b, loc, s * columns));
+    total = k.elements.reduceCombine(b, loc, r, total,
+                                     memref::LoadOp::create(b, loc, slab, at));
+  }
+  return k.elements.reduceFinish(b, loc, r, total);
+}
+
+LogicalResult ColumnReduction::epilogue() {
+  // Nothing from a column past the end; whole-shaped results at every
+  // position of the slice, per-column results from slice 0.
+  auto activeIf = scf::IfOp::create(b, loc, active, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&activeIf.getThenRegion().front());
   ValueRange results =
       k.kernel.getBody().front().getTerminator()->getOperands();
+  SmallVector<std::pair<Value, Value>> whole, perColumn;
+  for (auto [value, buffer] : llvm::zip(results, k.outputs))
+    (cast<ShapedType>(value.getType()).getShape() == inType.getShape()
+         ? whole
+         : perColumn)
+        .push_back({value, buffer});
+  if (!whole.empty()) {
+    FailureOr<SmallVector<Value>> done = forEachPosition(
+        ValueRange{},
+        [&](Value pos, ValueRange) -> FailureOr<SmallVector<Value>> {
+          Value linear = ElementalEmitter::linearize(
+              b, loc,
+              k.elements.reduceInputIndex(
+                  b, loc, reduces.front(), outIndex,
+                  ElementalEmitter::delinearize(b, loc, pos, reducedShape)),
+              inType.getShape());
+          for (auto [value, buffer] : whole) {
+            FailureOr<Value> s = k.elements.emitLinear(b, loc, value, linear);
+            if (failed(s))
+              return failure();
+            memref::StoreOp::create(b, loc, *s, buffer, linear);
+          }
+          return SmallVector<Value>();
+        });
+    if (failed(done))
+      return failure();
+  }
+  if (perColumn.empty())
+    return success();
+  auto first = scf::IfOp::create(
+      b, loc, cmp(b, loc, arith::CmpIPredicate::eq, slice,
+                  indexConstant(b, loc, 0)),
+      /*withElse=*/false);
+  b.setInsertionPointToStart(&first.getThenRegion().front());
+  for (auto [value, buffer] : perColumn) {
+    FailureOr<Value> s = k.elements.emitLinear(b, loc, value, out);
+    if (failed(s))
+      return failure();
+    memref::StoreOp::create(b, loc, *s, buffer, out);
+  }
+  k.elements.clearCache();
+  return success();
+}
+
+LogicalResult ColumnReduction::emit() {
+  if (failed(readConfig()))
+    return failure();
+  k.kernel.walk([&](ReduceOp r) { reduces.push_back(r); });
+  inType = cast<RankedTensorType>(reduces.front().getInput().getType());
+  outType = cast<RankedTensorType>(reduces.front().getType());
+  for (int64_t a : reduces.front().getAxes())
+    reducedShape.push_back(inType.getDimSize(a));
   int64_t outputs = outType.getNumElements();
+  reduced = inType.getNumElements() / std::max<int64_t>(1, outputs);
 
   // One shared slab per reduction, [slices][columns] of its accumulator.
   auto space =
@@ -79,81 +251,43 @@ LogicalResult cuda::emitColumnReductionKernel(OpBuilder &b, KernelContext &k) {
                 "i32 or i64 but got "
              << acc;
     slabs.push_back(k.func.addWorkgroupAttribution(
-        MemRefType::get({*block}, acc, MemRefLayoutAttrInterface(), space),
+        MemRefType::get({block}, acc, MemRefLayoutAttrInterface(), space),
         loc));
   }
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value cols = indexConstant(b, loc, *columns);
-  Value column = arith::RemUIOp::create(b, loc, tid, cols);
-  Value slice = arith::DivUIOp::create(b, loc, tid, cols);
-  int64_t groups = (outputs + *columns - 1) / *columns;
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value cols = indexConstant(b, loc, columns);
+  column = arith::RemUIOp::create(b, loc, tid, cols);
+  slice = arith::DivUIOp::create(b, loc, tid, cols);
+  int64_t groups = (outputs + columns - 1) / columns;
   auto groupLoop = blockStrideLoop(b, loc, groups);
   Value wanted = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, groupLoop.getInductionVar(), cols),
       column);
   Value last = indexConstant(b, loc, outputs - 1);
-  Value active = cmp(b, loc, arith::CmpIPredicate::ule, wanted, last);
-  Value out = arith::MinUIOp::create(b, loc, wanted, last);
-  SmallVector<Value> outIndex =
-      ElementalEmitter::delinearize(b, loc, out, outType.getShape());
+  active = cmp(b, loc, arith::CmpIPredicate::ule, wanted, last);
+  out = arith::MinUIOp::create(b, loc, wanted, last);
+  outIndex = ElementalEmitter::delinearize(b, loc, out, outType.getShape());
 
+  // In order: a later reduction (softmax's sum) reads the earlier ones
+  // bound to their column's scalar.
   for (auto [r, slab] : llvm::zip(reduces, slabs)) {
-    auto inShape = r.getInput().getType().getShape();
-    SmallVector<int64_t> reducedShape;
-    int64_t reduced = 1;
-    for (int64_t a : r.getAxes()) {
-      reducedShape.push_back(inShape[a]);
-      reduced *= inShape[a];
-    }
-    auto strided =
-        scf::ForOp::create(b, loc, slice, indexConstant(b, loc, reduced),
-                           indexConstant(b, loc, *slices),
-                           ValueRange{k.elements.reduceIdentity(b, loc, r)});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(strided.getBody());
-      FailureOr<Value> x = k.elements.reduceElement(
-          b, loc, r, outIndex,
-          ElementalEmitter::delinearize(b, loc, strided.getInductionVar(),
-                                        reducedShape));
-      if (failed(x))
-        return failure();
-      scf::YieldOp::create(
-          b, loc,
-          k.elements.reduceCombine(b, loc, r,
-                                   strided.getRegionIterArgs().front(), *x));
-    }
-    k.elements.clearCache();
-    memref::StoreOp::create(b, loc, strided.getResult(0), slab, tid);
-    gpu::BarrierOp::create(b, loc);
-    // Every thread combines its column's slices in slice order.
-    Value total = memref::LoadOp::create(b, loc, slab, ValueRange{column});
-    for (int64_t s = 1; s < *slices; ++s) {
-      Value at = arith::AddIOp::create(b, loc, column,
-                                       indexConstant(b, loc, s * *columns));
-      total = k.elements.reduceCombine(
-          b, loc, r, total, memref::LoadOp::create(b, loc, slab, at));
-    }
-    k.elements.bindValue(r.getResult(),
-                         k.elements.reduceFinish(b, loc, r, total));
-  }
-  // The slabs are read again by the next group's reductions.
-  gpu::BarrierOp::create(b, loc);
-
-  Value first =
-      cmp(b, loc, arith::CmpIPredicate::eq, slice, indexConstant(b, loc, 0));
-  auto store =
-      scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, first, active),
-                        /*withElse=*/false);
-  b.setInsertionPointToStart(&store.getThenRegion().front());
-  for (auto [value, buffer] : llvm::zip(results, k.outputs)) {
-    FailureOr<Value> s = k.elements.emitLinear(b, loc, value, out);
-    if (failed(s))
+    FailureOr<Value> total = reduceColumn(r, slab);
+    if (failed(total))
       return failure();
-    memref::StoreOp::create(b, loc, *s, buffer, out);
+    k.elements.bindValue(r.getResult(), *total);
   }
+  // The slabs are written again by the next group's reductions.
+  gpu::BarrierOp::create(b, loc);
+  if (failed(epilogue()))
+    return failure();
   k.elements.clearCache();
   k.elements.clearBindings();
   b.setInsertionPointAfter(groupLoop);
   return success();
+}
+
+} // namespace
+
+LogicalResult cuda::emitColumnReductionKernel(OpBuilder &b, KernelContext &k) {
+  return ColumnReduction(b, k).emit();
 }

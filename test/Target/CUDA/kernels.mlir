@@ -52,18 +52,19 @@
 // PTX-COUNT-4: ld.shared.b32
 
 // Tests that a sum over axis 0 (512x96, then tanh) is a column reduction:
-// 32 adjacent outputs x 8 slices per block, each slice's partial in shared
-// memory, the slices combined after a barrier, the epilogue and the store
-// by slice 0 of in-range columns; no shuffles.
+// 32 adjacent outputs x 32 slices per block (3 column groups: the biggest
+// block), each slice's partial in shared memory, the slices combined after
+// a barrier, the epilogue and the store by slice 0 of in-range columns; no
+// shuffles.
 // GPU-LABEL: gpu.func @main_k5_fusion_reduction_bwc
-// GPU-SAME: workgroup(%[[SLAB:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: workgroup(%[[SLAB:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>)
 // GPU-SAME: columns_per_block = 32 : i64
 // GPU-SAME: emitter = "column_reduction"
-// GPU-SAME: slices = 8 : i64
+// GPU-SAME: slices = 32 : i64
 // GPU: scf.for
 // GPU: memref.store %{{.*}}, %[[SLAB]]
 // GPU: gpu.barrier
-// GPU-COUNT-8: memref.load %[[SLAB]]
+// GPU-COUNT-32: memref.load %[[SLAB]]
 // GPU: gpu.barrier
 // GPU: scf.if
 // GPU: math.tanh

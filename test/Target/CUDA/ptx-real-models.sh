@@ -2,9 +2,9 @@
 # Compiles the real models of ../shared/models with --target=cuda (this must
 # work on any machine: no GPU, no CUDA toolkit) and, when ptxas is installed
 # ($BWC_PTXAS, PATH or /usr/local/cuda/bin), assembles every PTX module for
-# sm_90. Also assembles the lit test's kernels (one per emitter). Exits 77
-# (skipped, with the reason) when the models or ptxas are missing, after
-# the compile checks.
+# sm_90. Also assembles the lit tests' kernels (one per emitter, and the
+# issue-10 column reductions). Exits 77 (skipped, with the reason) when the
+# models or ptxas are missing, after the compile checks.
 # Usage: ptx-real-models.sh BIN_DIR MODELS_DIR SRC_DIR
 set -uo pipefail
 bin=$1 models=$2 src=$3
@@ -49,6 +49,7 @@ check ppocr_rec "$models/ppocr_rec/model.onnx" --input-shape=x=1x3x48x320
 check oww_melspec "$models/oww_melspec/model.onnx" --input-shape=input=1x16000
 check oww_embedding "$models/oww_embedding/model.onnx" --input-shape=input_1=1x76x32x1
 check emitters "$src/test/Target/CUDA/kernels.mlir"
+check column_reductions "$src/test/Target/CUDA/column-reduction.mlir"
 echo "$compiled compiled, $assembled assembled by ptxas, $failed failed"
 [ "$failed" -eq 0 ] || exit 1
 if [ -z "$ptxas" ]; then

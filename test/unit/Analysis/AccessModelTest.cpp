@@ -206,6 +206,31 @@ TEST_F(AccessModelTest, ColumnReductionUnderThreadPerOutputVsColumnEmitter) {
   EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
 }
 
+TEST_F(AccessModelTest, DependentColumnReductionWritesEveryPosition) {
+  // Softmax over axis 0: max, then sum of exp(x - max), then the output at
+  // every reduced position of the column.
+  KernelCoalescing c = analyze(R"(
+    func.func @k(%x: tensor<1024x64xf32>) -> tensor<1024x64xf32> {
+      %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<1024x64xf32>) -> tensor<1x64xf32>
+      %d = bwc.binary sub %x, %m : (tensor<1024x64xf32>, tensor<1x64xf32>) -> tensor<1024x64xf32>
+      %e = bwc.unary exp %d : (tensor<1024x64xf32>) -> tensor<1024x64xf32>
+      %s = bwc.reduce sum %e axes = [0] keepdims = true : (tensor<1024x64xf32>) -> tensor<1x64xf32>
+      %y = bwc.binary div %e, %s : (tensor<1024x64xf32>, tensor<1x64xf32>) -> tensor<1024x64xf32>
+      return %y : tensor<1024x64xf32>
+    })",
+                               "{emitter = \"column_reduction\", block = 1024, "
+                               "grid = 2, columns_per_block = 32, slices = 32}");
+  ASSERT_EQ(c.accesses.size(), 2u);
+  // Sampled: block 0 warp 0 (slice 0) and block 1 warp 15 (slice 15), each
+  // 32 adjacent columns at 4 positions: 4 x 128 contiguous bytes read and,
+  // by every slice, written.
+  EXPECT_EQ(c.accesses[0].sampled.usefulBytes, 1024u);
+  EXPECT_DOUBLE_EQ(c.accesses[0].efficiency(), 1.0);
+  EXPECT_EQ(c.accesses[1].sampled.usefulBytes, 1024u);
+  EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
+  EXPECT_DOUBLE_EQ(c.efficiency(), 1.0);
+}
+
 TEST_F(AccessModelTest, UnknownEmitterIsAnError) {
   module = parseSourceString<ModuleOp>(kRowSum, &ctx);
   ASSERT_TRUE(module);

@@ -46,6 +46,25 @@ func.func private @k(%x: tensor<64x32xf32>) -> tensor<32xf32> attributes {bwc.ke
   return %m : tensor<32xf32>
 })";
 
+constexpr const char *kColumnSoftmax = R"(
+func.func private @k(%x: tensor<100x40xf32>) -> tensor<100x40xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<100x40xf32>) -> tensor<1x40xf32>
+  %d = bwc.binary sub %x, %m : (tensor<100x40xf32>, tensor<1x40xf32>) -> tensor<100x40xf32>
+  %e = bwc.unary exp %d : (tensor<100x40xf32>) -> tensor<100x40xf32>
+  %s = bwc.reduce sum %e axes = [0] keepdims = true : (tensor<100x40xf32>) -> tensor<1x40xf32>
+  %y = bwc.binary div %e, %s : (tensor<100x40xf32>, tensor<1x40xf32>) -> tensor<100x40xf32>
+  return %y : tensor<100x40xf32>
+})";
+
+/// A value computed from the column max read at another column.
+constexpr const char *kColumnTransposed = R"(
+func.func private @k(%x: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<32x32xf32>) -> tensor<1x32xf32>
+  %d = bwc.binary sub %x, %m : (tensor<32x32xf32>, tensor<1x32xf32>) -> tensor<32x32xf32>
+  %t = bwc.transpose %d perm = [1, 0] : (tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %t : tensor<32x32xf32>
+})";
+
 constexpr const char *kExp = R"(
 func.func private @k(%x: tensor<64x32xf32>) -> tensor<64x32xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
   %e = bwc.unary exp %x : (tensor<64x32xf32>) -> tensor<64x32xf32>
@@ -99,6 +118,12 @@ TEST_F(DriverConfigTest, GoodConfigurationsBuild) {
   EXPECT_EQ(build(kTranspose, "{emitter = \"transpose_tiled\", block = 256, "
                               "grid = 2, tile = 32}"),
             "");
+  // Dependent reductions and a whole-shaped output; 100 positions over 8
+  // slices: 3 unrolled steps of 32, then the rest.
+  EXPECT_EQ(build(kColumnSoftmax,
+                  "{emitter = \"column_reduction\", block = 256, grid = 2, "
+                  "columns_per_block = 32, slices = 8, unroll = 4}"),
+            "");
 }
 
 TEST_F(DriverConfigTest, RowReductionRefusesBadShapesAndCaches) {
@@ -130,6 +155,16 @@ TEST_F(DriverConfigTest, ColumnReductionRefusesBadBlocksAndKernels) {
   EXPECT_NE(build(kSoftmax, "{emitter = \"column_reduction\", block = 256, "
                             "grid = 1, columns_per_block = 32, slices = 8}")
                 .find("expects a column-reduction kernel"),
+            std::string::npos);
+  EXPECT_NE(build(kColumnTransposed,
+                  "{emitter = \"column_reduction\", block = 256, grid = 1, "
+                  "columns_per_block = 32, slices = 8}")
+                .find("expects a column-reduction kernel"),
+            std::string::npos);
+  EXPECT_NE(build(kColumnSum, "{emitter = \"column_reduction\", block = 256, "
+                              "grid = 1, columns_per_block = 32, slices = 8, "
+                              "unroll = 0}")
+                .find("expects a column-reduction unroll of 1 to 64"),
             std::string::npos);
 }
 

@@ -1,0 +1,79 @@
+// The column_reduction emitter on the issue-10 shapes (16384x4096 f32):
+// a column sum and a softmax over axis 0 (reductions that depend on each
+// other, then a whole-shaped output). ptxas runs on this file in the
+// cuda-ptx-real-models ctest.
+// RUN: bwc-compile %s --target=cuda --emit=gpu -o - | FileCheck %s --check-prefix=GPU
+// RUN: bwc-compile %s --target=cuda --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+
+// GPU: gpu.module @bwc_kernels
+
+// Tests that a softmax over axis 0 is one column-reduction kernel: 32
+// columns x 32 slices per block, 8 positions per unrolled step; the max
+// over the thread's positions into its slab, a barrier, the 32 slices
+// combined; then the sum of exp(x - max) (the max bound: no reduction
+// recomputed) into a second slab, a barrier, 32 slices combined; the
+// barrier before the next group; then the epilogue walks the positions
+// again (8 per step, then the rest) and stores exp(x - max) / sum at each.
+// GPU-LABEL: gpu.func @main_k1_fusion_reduction_bwc
+// GPU-SAME: workgroup(%[[MAX:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: emitter = "column_reduction"
+// GPU-SAME: passes = 3 : i64, slices = 32 : i64, unroll = 8 : i64
+// GPU: scf.for
+// GPU-COUNT-8: arith.maximumf
+// GPU: scf.yield
+// GPU: scf.for
+// GPU: arith.maximumf
+// GPU: memref.store %{{.*}}, %[[MAX]]
+// GPU-NEXT: gpu.barrier
+// GPU-COUNT-32: memref.load %[[MAX]]
+// GPU: scf.for
+// GPU-COUNT-8: math.exp
+// GPU: scf.yield
+// GPU: memref.store %{{.*}}, %[[SUM]]
+// GPU-NEXT: gpu.barrier
+// GPU-COUNT-32: memref.load %[[SUM]]
+// GPU: gpu.barrier
+// GPU-NEXT: scf.if
+// GPU: scf.for
+// GPU-COUNT-8: arith.divf
+// GPU: scf.for
+// GPU: arith.divf
+// GPU-NEXT: memref.store
+// PTX-LABEL: .visible .entry main_k1_fusion_reduction_bwc(
+// PTX-COUNT-8: ld.global.b32
+// PTX: bar.sync
+// PTX-NOT: shfl.sync
+
+// Tests that a column sum of 16384x4096 fills the chip: 128 groups of 32
+// columns, 1024 threads each (32 slices), 8 loads per unrolled step (the
+// positions s + u * 32), the rest one at a time, and the store by slice 0.
+// GPU-LABEL: gpu.func @main_k0_fusion_reduction_bwc
+// GPU-SAME: workgroup(%[[SLAB:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: bwc.config = {block = 1024 : i64, columns_per_block = 32 : i64, elements_per_thread = 512 : i64, emitter = "column_reduction", grid = 128 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 8 : i64}
+// GPU: scf.for %{{.*}} = %c0 to %c16384 step %c256
+// GPU-COUNT-8: memref.load %arg0
+// GPU: scf.yield
+// GPU: scf.for
+// GPU: memref.load %arg0
+// GPU: memref.store %{{.*}}, %[[SLAB]]
+// GPU: gpu.barrier
+// GPU-COUNT-32: memref.load %[[SLAB]]
+// GPU: gpu.barrier
+// GPU: scf.if
+// GPU: math.tanh
+// GPU: memref.store
+// PTX-LABEL: .visible .entry main_k0_fusion_reduction_bwc(
+// PTX-COUNT-8: ld.global.b32
+// PTX: bar.sync
+// PTX-NOT: shfl.sync
+
+func.func @main(%x: tensor<16384x4096xf32>, %y: tensor<16384x4096xf32>) -> (tensor<4096xf32>, tensor<16384x4096xf32>) {
+  %cs = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<16384x4096xf32>) -> tensor<4096xf32>
+  %ct = bwc.unary tanh %cs : (tensor<4096xf32>) -> tensor<4096xf32>
+  %m = bwc.reduce max %y axes = [0] keepdims = true : (tensor<16384x4096xf32>) -> tensor<1x4096xf32>
+  %d = bwc.binary sub %y, %m : (tensor<16384x4096xf32>, tensor<1x4096xf32>) -> tensor<16384x4096xf32>
+  %e = bwc.unary exp %d : (tensor<16384x4096xf32>) -> tensor<16384x4096xf32>
+  %s = bwc.reduce sum %e axes = [0] keepdims = true : (tensor<16384x4096xf32>) -> tensor<1x4096xf32>
+  %o = bwc.binary div %e, %s : (tensor<16384x4096xf32>, tensor<1x4096xf32>) -> tensor<16384x4096xf32>
+  return %ct, %o : tensor<4096xf32>, tensor<16384x4096xf32>
+}
