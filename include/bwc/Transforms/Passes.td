@@ -81,10 +81,14 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
       shared memory; `cache_row = 1` (the row read once, kept in registers)
       where a thread holds at most 32 elements and the reduced input is
       only read at its own index;
-    - `emitter = "column_reduction"` when the reductions keep the innermost
-      axis, none reads another's result and the epilogue is elementwise on
-      their result shape: `columns_per_block` (32) adjacent outputs x
-      `slices` threads splitting the reduced positions;
+    - `emitter = "column_reduction"` when the f16/bf16/f32 reductions keep
+      the innermost axis and every value computed from them is per-column
+      or on the input shape, never read at another column (a reduction may
+      read an earlier one: softmax over axis 0): `columns_per_block` (32)
+      adjacent columns x `slices` threads (8..32, enough for sm-count x
+      1024 threads) splitting the reduced positions, `unroll` loads in
+      flight per thread, `passes` over the input (one per reduction, one
+      more for a result of the input shape);
     - `emitter = "transpose_tiled"` for a loop kernel whose only transpose
       moves a non-innermost dimension innermost (both >= 16 elements), with
       elementwise ops on its shape after it: 32x32 `tile`s staged through
