@@ -73,6 +73,13 @@ static cl::opt<std::string> ioPrecision(
     cl::desc("fp32 (default): f32 inputs and outputs keep their type; the "
              "--precision value: they take it too"),
     cl::init("fp32"));
+static cl::opt<std::string>
+    layout("layout",
+           cl::desc("auto (default): bwc-select-layout makes a convolution "
+                    "chain channels-last where the access model says it "
+                    "pays; nchw: keep channels-first; nhwc: every chain "
+                    "channels-last"),
+           cl::init("auto"));
 static cl::opt<double> peakBw("peak-bw",
                               cl::desc("Peak DRAM bandwidth for time "
                                        "estimates, GB/s"),
@@ -369,6 +376,11 @@ int main(int argc, char **argv) {
                  << "' (expected none or default)\n";
     return 1;
   }
+  if (layout != "auto" && layout != "nchw" && layout != "nhwc") {
+    llvm::errs() << "bwc-compile: unknown --layout '" << layout
+                 << "' (expected auto, nchw or nhwc)\n";
+    return 1;
+  }
   if (precision != "fp32" && precision != "fp16" && precision != "bf16") {
     llvm::errs() << "bwc-compile: unknown --precision '" << precision
                  << "' (expected fp32, fp16 or bf16)\n";
@@ -423,6 +435,13 @@ int main(int argc, char **argv) {
       return 1;
     graph.addPass(createCSEPass());
   }
+  // Layouts after precision (the access model prices element sizes), before
+  // the unfused baseline, so both reports describe the same program.
+  if (failed(parsePassPipeline("bwc-select-layout{mode=" + layout +
+                                   " sm-count=" + std::to_string(smCount) +
+                                   "},canonicalize,cse",
+                               graph, llvm::errs())))
+    return 1;
   if (failed(graph.run(*module)))
     return 1;
   auto program = module->lookupSymbol<func::FuncOp>("main");

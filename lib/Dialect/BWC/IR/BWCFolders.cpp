@@ -318,6 +318,18 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  // transpose(transpose(x, p), q) = transpose(x, p o q): layout changes
+  // that meet (bwc-select-layout's chain edges) cancel or merge.
+  if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
+    SmallVector<int64_t> composed;
+    for (int64_t p : getPerm())
+      composed.push_back(inner.getPerm()[p]);
+    getInputMutable().assign(inner.getInput());
+    setPerm(composed);
+    if (!llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())))
+      return getResult();
+    return getInput();
+  }
   ArrayRef<int64_t> perm = getPerm();
   bool identity = true;
   for (size_t k = 0; k < perm.size(); ++k)
