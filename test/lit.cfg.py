@@ -31,3 +31,8 @@ shared_models = os.path.join(os.path.dirname(config.bwc_src_root), "shared", "mo
 if os.path.isdir(shared_models):
     config.available_features.add("shared-models")
 config.substitutions.append(("%shared_models", shared_models))
+
+# The fake CUDA driver (test/unit/Runtime/FakeCuda.cpp) for compiler tests
+# that need a "GPU" (bwc-compile --tune); a real one is never used by lit.
+config.substitutions.append(
+    ("%fake_cuda", os.path.join(config.bwc_obj_root, "lib", "libbwc-fake-cuda.so")))

@@ -13,6 +13,7 @@
 #include "bwc/Target/CPU/Pipeline.h"
 #include "bwc/Target/CPU/SharedObject.h"
 #include "bwc/Target/CUDA/CudaTarget.h"
+#include "bwc/Target/CUDA/Tuner.h"
 #include "bwc/Transforms/Passes.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -105,6 +106,20 @@ static cl::opt<std::string> tileEmitters(
     "tile-emitters",
     cl::desc("The emitters bwc-tile may choose, comma-separated (default: "
              "those the CUDA target has; see docs/passes/bwc-tile.md)"));
+static cl::opt<bool>
+    tune("tune", cl::desc("CUDA: time a few configurations of every distinct "
+                          "kernel on GPU 0 and merge the fastest into "
+                          "--tuning-cache (needs a GPU)"));
+static cl::opt<std::string> tuningCache(
+    "tuning-cache",
+    cl::desc("CUDA: JSON file of measured kernel configurations by GPU and "
+             "kernel signature; read by every compile, written by --tune"),
+    cl::value_desc("file"));
+static cl::opt<std::string>
+    tuneGpu("tune-gpu",
+            cl::desc("Without --tune: the GPU whose --tuning-cache entries to "
+                     "use (default: the cache's only GPU)"),
+            cl::value_desc("name"));
 static cl::opt<bool> report("report",
                             cl::desc("Print the per-kernel static report"));
 static cl::opt<std::string> reportJson("report-json",
@@ -143,6 +158,12 @@ FailureOr<Coalescing> measureCoalescing(ModuleOp module) {
     if (!tileEmitters.empty())
       options.emitters = tileEmitters;
     pm.addPass(mlir::bwc::createTilePass(options));
+  }
+  if (!tuningCache.empty()) {
+    mlir::bwc::ApplyTuningPassOptions options;
+    options.cache = tuningCache;
+    options.gpu = tuneGpu;
+    pm.addPass(mlir::bwc::createApplyTuningPass(options));
   }
   if (failed(pm.run(*copy)))
     return failure();
@@ -407,6 +428,22 @@ int main(int argc, char **argv) {
     llvm::errs() << "bwc-compile: --sm-count expects a positive count\n";
     return 1;
   }
+  if ((tune || !tuningCache.empty() || !tuneGpu.empty()) && target != "cuda") {
+    llvm::errs() << "bwc-compile: --tune, --tuning-cache and --tune-gpu "
+                    "expect --target=cuda but got --target="
+                 << target << "\n";
+    return 1;
+  }
+  if ((tune || !tuneGpu.empty()) && tuningCache.empty()) {
+    llvm::errs() << "bwc-compile: " << (tune ? "--tune" : "--tune-gpu")
+                 << " expects --tuning-cache=FILE\n";
+    return 1;
+  }
+  if (tune && !tuneGpu.empty()) {
+    llvm::errs() << "bwc-compile: --tune-gpu expects no --tune (the GPU "
+                    "being tuned names the entries) but got both\n";
+    return 1;
+  }
 
   DialectRegistry registry;
   mlir::bwc::registerAllDialects(registry);
@@ -485,6 +522,17 @@ int main(int argc, char **argv) {
     return 1;
   artifact->target = target;
   program.erase();
+  if (tune) {
+    mlir::bwc::TuneOptions options;
+    options.cuda.smCount = smCount;
+    options.cuda.tile = tile == "default";
+    options.cuda.tileEmitters = tileEmitters;
+    options.cachePath = tuningCache;
+    FailureOr<std::string> gpu = mlir::bwc::tuneKernels(*module, options);
+    if (failed(gpu))
+      return 1;
+    tuneGpu = *gpu;
+  }
   FailureOr<Coalescing> coalescing = measureCoalescing(*module);
   if (failed(coalescing))
     return 1;
@@ -496,6 +544,8 @@ int main(int argc, char **argv) {
     cuda.cubin = emit == "artifact";
     cuda.tile = tile == "default";
     cuda.tileEmitters = tileEmitters;
+    cuda.tuningCache = tuningCache;
+    cuda.tuneGpu = tuneGpu;
     std::string gpuText;
     if (failed(mlir::bwc::emitCudaCode(*module, *artifact, cuda,
                                        emit == "gpu" ? &gpuText : nullptr)))

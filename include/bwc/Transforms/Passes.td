@@ -156,6 +156,34 @@ def TilePass : Pass<"bwc-tile", "::mlir::ModuleOp"> {
   ];
 }
 
+def ApplyTuningPass : Pass<"bwc-apply-tuning", "::mlir::ModuleOp"> {
+  let summary = "Use the kernel configurations a GPU measured fastest";
+  let description = [{
+    Runs after `bwc-tile`. Reads the tuning cache `cache` (JSON written by
+    `bwc-compile --tune`, include/bwc/Transforms/TuningCache.h) and, for
+    every `bwc.kernel` function whose signature (`kernelSignature`: a hash
+    of the kernel without its name, locations and configuration) has an
+    entry for GPU `gpu`, replaces its `bwc.config` with the cached one,
+    re-scores `bwc.coalescing` and marks it `bwc.tuned`. Every kernel
+    looked up gets `bwc.signature` (its key in the cache).
+    Without `gpu`, the cache must hold one GPU. A corrupt cache, an unknown
+    GPU, or a cached configuration the access model rejects for the kernel
+    is an error naming the file and the entry.
+
+    Example:
+    ```mlir
+    func.func private @main_k0_unary(...) attributes {bwc.kernel,
+        bwc.config = {block = 128 : i64, emitter = "loop", ...},
+        bwc.signature = "3f2a9c0d1e4b5a67", bwc.tuned}
+    ```
+  }];
+  let options = [
+    Option<"cache", "cache", "std::string", "", "The tuning cache file">,
+    Option<"gpu", "gpu", "std::string", "",
+           "The GPU whose measurements to use (default: the cache's only one)">,
+  ];
+}
+
 def SelectLayoutPass : Pass<"bwc-select-layout", "::mlir::ModuleOp"> {
   let summary = "Channels-last convolution chains where the access model says "
                 "they pay; transposed constants baked";

@@ -265,6 +265,12 @@ LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
       tile.emitters = options.tileEmitters;
     configure.addPass(createTilePass(tile));
   }
+  if (!options.tuningCache.empty()) {
+    ApplyTuningPassOptions tuning;
+    tuning.cache = options.tuningCache;
+    tuning.gpu = options.tuneGpu;
+    configure.addPass(createApplyTuningPass(tuning));
+  }
   if (failed(configure.run(module)))
     return failure();
 

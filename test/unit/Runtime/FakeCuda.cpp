@@ -12,17 +12,23 @@
 //   fault(...)         "faults": the next synchronizing call returns
 //                      CUDA_ERROR_ILLEGAL_ADDRESS (sticky, as on a GPU)
 //   bad_launch(...)    cuLaunchKernel fails (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+//   any other name     a no-op (bwc-compile --tune launches bwc's own
+//                      kernels; their arguments are not read)
 //
 // Environment: FAKE_CUDA_LOG=FILE appends one line per allocation, copy,
 // module load and launch; FAKE_CUDA_MEM_LIMIT=BYTES makes larger
 // allocations fail with CUDA_ERROR_OUT_OF_MEMORY; FAKE_CUDA_CC=80 sets the
-// compute capability (default 90); FAKE_CUDA_NO_DEVICE=1 reports no GPU.
+// compute capability (default 90); FAKE_CUDA_NO_DEVICE=1 reports no GPU;
+// FAKE_CUDA_BEST_BLOCK=B makes time synthetic and deterministic: events
+// read a clock that only launches advance, each by 1 + |log2(block.x / B)|
+// ms, so a tuner timing block sizes must find B fastest.
 // PTX holding "fake-ptx-error" fails to JIT with a log; a cubin (ELF magic)
 // holding "fake-bad-cubin" fails to load.
 //
 //===----------------------------------------------------------------------===//
 
 #include <chrono>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -55,6 +61,7 @@ struct Graph {
 };
 
 int sticky = 0; // the fault every later synchronizing call reports
+double syntheticMs = 0; // the clock of FAKE_CUDA_BEST_BLOCK
 bool capturing = false;
 std::vector<Captured> capture;
 std::map<CUdeviceptr, size_t> allocations;
@@ -277,9 +284,13 @@ CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz,
     return sticky;
   if (f->name == "bad_launch")
     return 701;
-  // The argument count is the kernel's (add_one 2, mul 3); read what the
-  // kernel uses.
-  size_t count = f->name == "mul" ? 3 : 2;
+  if (const char *best = std::getenv("FAKE_CUDA_BEST_BLOCK"))
+    syntheticMs += 1 + std::fabs(std::log2(double(bx) / std::atof(best)));
+  // The argument count is the kernel's (add_one 2, mul 3, copy 2, none for
+  // the no-ops); read what the kernel uses.
+  bool known = f->name == "add_one" || f->name == "copy" ||
+               f->name == "mul" || f->name == "fault";
+  size_t count = !known ? 0 : f->name == "mul" ? 3 : 2;
   std::vector<CUdeviceptr> args;
   for (size_t i = 0; i < count; ++i)
     args.push_back(*static_cast<CUdeviceptr *>(params[i]));
@@ -295,7 +306,10 @@ CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz,
 
 CUresult cuEventCreate(Event **e, unsigned) { return *e = new Event, 0; }
 CUresult cuEventDestroy_v2(Event *e) { return delete e, 0; }
-CUresult cuEventRecord(Event *e, void *) { return e->ms = nowMs(), 0; }
+CUresult cuEventRecord(Event *e, void *) {
+  e->ms = std::getenv("FAKE_CUDA_BEST_BLOCK") ? syntheticMs : nowMs();
+  return 0;
+}
 CUresult cuEventSynchronize(Event *) { return sticky; }
 CUresult cuEventElapsedTime_v2(float *ms, Event *from, Event *to) {
   *ms = float(to->ms - from->ms);

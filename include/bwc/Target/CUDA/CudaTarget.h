@@ -32,6 +32,10 @@ struct CudaOptions {
   bool tile = true;
   /// The emitters bwc-tile may choose (empty: the pass's default list).
   std::string tileEmitters;
+  /// A tuning cache (bwc-compile --tuning-cache) that bwc-apply-tuning
+  /// reads after bwc-tile, and the GPU whose entries to use (empty: the
+  /// cache's only GPU).
+  std::string tuningCache, tuneGpu;
 };
 
 /// Registers and loads the dialects and translations the CUDA target uses.

@@ -1,0 +1,281 @@
+//===- TileCandidates.cpp - Kernel configurations worth trying ------------===//
+//
+// bwc-tile's alternatives to bwc-configure-kernels' default (other
+// emitters) and the launch-shape variants the CUDA tuner times. Every
+// configuration built here is one the CUDA drivers accept: grids are
+// grid-stride (any size is correct), blocks are whole warps of at most 1024
+// threads, and each emitter's own constraints (columns_per_block x slices =
+// block, rows_per_block x threads_per_row = block, cache_row only with at
+// most 32 elements per thread) hold by construction.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Transforms/TileCandidates.h"
+
+#include "bwc/Analysis/AccessModel.h"
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "bwc/Transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+namespace {
+
+/// Resident threads per SM (sm_80 and later): a grid-stride grid is capped
+/// at one full wave, as bwc-configure-kernels does.
+constexpr int64_t kThreadsPerSM = 2048;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t widestElementBytes(func::FuncOp kernel) {
+  int64_t widest = 1;
+  for (Type t : llvm::concat<const Type>(kernel.getArgumentTypes(),
+                                         kernel.getResultTypes()))
+    widest = std::max<int64_t>(
+        widest, cast<ShapedType>(t).getElementTypeBitWidth() / 8);
+  return widest;
+}
+
+/// `base` with `fields` set (added or replaced).
+DictionaryAttr withFields(DictionaryAttr base,
+                          ArrayRef<std::pair<StringRef, Attribute>> fields) {
+  NamedAttrList attrs(base);
+  for (auto [name, value] : fields)
+    attrs.set(name, value);
+  return attrs.getDictionary(base.getContext());
+}
+
+/// The reduction a column_reduction kernel computes: every reduce reduces
+/// the same axes, not the innermost one, of one input shape; no other
+/// windowed op; every result has one value per kept position.
+bool isColumnReduction(func::FuncOp kernel) {
+  auto reduces = llvm::to_vector(kernel.getBody().getOps<ReduceOp>());
+  bool windowed = kernel
+                      .walk([](Operation *op) {
+                        return isa<ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op)
+                                   ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+                      })
+                      .wasInterrupted();
+  if (reduces.empty() || windowed)
+    return false;
+  ReduceOp first = reduces.front();
+  auto in = cast<RankedTensorType>(first.getInput().getType());
+  if (first.getAxes().empty() ||
+      llvm::is_contained(first.getAxes(), in.getRank() - 1))
+    return false;
+  int64_t kept = first.getResult().getType().getNumElements();
+  return llvm::all_of(reduces,
+                      [&](ReduceOp r) {
+                        return r.getInput().getType() == in &&
+                               r.getAxes() == first.getAxes();
+                      }) &&
+         llvm::all_of(kernel.getResultTypes(), [&](Type t) {
+           return cast<ShapedType>(t).getNumElements() == kept;
+         });
+}
+
+int64_t largestResult(func::FuncOp kernel) {
+  int64_t n = 1;
+  for (Type t : kernel.getResultTypes())
+    n = std::max(n, cast<ShapedType>(t).getNumElements());
+  return n;
+}
+
+int64_t field(DictionaryAttr config, StringRef name, int64_t otherwise) {
+  auto a = config.getAs<IntegerAttr>(name);
+  return a ? a.getInt() : otherwise;
+}
+
+/// Launch-shape variants of `chosen` for the emitter it names.
+SmallVector<TileCandidate> launchVariants(func::FuncOp kernel,
+                                          DictionaryAttr chosen,
+                                          int64_t smCount) {
+  Builder b(kernel.getContext());
+  auto i64 = [&](int64_t v) -> Attribute { return b.getI64IntegerAttr(v); };
+  auto strideGrid = [&](int64_t work, int64_t block) {
+    return std::clamp<int64_t>(ceilDiv(work, block), 1,
+                               smCount * (kThreadsPerSM / block));
+  };
+  StringRef emitter = chosen.getAs<StringAttr>("emitter").getValue();
+  int64_t n = largestResult(kernel);
+  SmallVector<TileCandidate> out;
+  if (emitter == "loop") {
+    int64_t dfltVector = field(chosen, "vector", 1);
+    for (int64_t vector : {dfltVector, int64_t(1)}) {
+      for (int64_t block : {128, 256, 512}) {
+        if (n % vector)
+          continue;
+        int64_t grid = strideGrid(n / vector, block);
+        out.push_back({withFields(chosen, {{"block", i64(block)},
+                                           {"grid", i64(grid)},
+                                           {"vector", i64(vector)},
+                                           {"elements_per_thread",
+                                            i64(ceilDiv(n / vector,
+                                                        grid * block) *
+                                                vector)}})});
+      }
+      if (dfltVector == 1)
+        break;
+    }
+  } else if (emitter == "thread_per_output") {
+    for (int64_t block : {128, 256, 512}) {
+      int64_t grid = strideGrid(n, block);
+      out.push_back({withFields(
+          chosen, {{"block", i64(block)},
+                   {"grid", i64(grid)},
+                   {"elements_per_thread", i64(ceilDiv(n, grid * block))}})});
+    }
+  } else if (emitter == "row_reduction") {
+    int64_t row = field(chosen, "row", 0), rows = field(chosen, "rows", 0);
+    int64_t tpr = field(chosen, "threads_per_row", 0);
+    int64_t rpb = field(chosen, "rows_per_block", 0);
+    bool cache = field(chosen, "cache_row", 0) != 0;
+    if (row < 1 || rows < 1 || tpr < 32 || rpb < 1)
+      return out;
+    std::pair<int64_t, int64_t> shapes[] = {
+        {tpr, rpb / 2}, {tpr, rpb * 2}, {tpr * 2, rpb}, {tpr / 2, rpb}};
+    for (auto [t, r] : shapes) {
+      if (t < 32 || t % 32 || r < 1 || t * r > 1024)
+        continue;
+      int64_t perThread = ceilDiv(row, t);
+      out.push_back({withFields(
+          chosen,
+          {{"block", i64(t * r)},
+           {"grid", i64(std::min<int64_t>(ceilDiv(rows, r), INT32_MAX))},
+           {"rows_per_block", i64(r)},
+           {"threads_per_row", i64(t)},
+           {"cache_row", i64(cache && perThread <= 32)},
+           {"elements_per_thread", i64(perThread)}})});
+    }
+  } else if (emitter == "column_reduction") {
+    auto reduces = kernel.getBody().getOps<ReduceOp>();
+    if (reduces.empty())
+      return out;
+    ReduceOp r = *reduces.begin();
+    int64_t reduced = r.getInput().getType().getNumElements() /
+                      std::max<int64_t>(1, r.getType().getNumElements());
+    int64_t count = llvm::range_size(reduces);
+    int64_t columns = field(chosen, "columns_per_block", 32);
+    int64_t dflt = field(chosen, "slices", 1);
+    for (int64_t slices : {dflt / 2, dflt * 2}) {
+      int64_t block = columns * slices;
+      if (slices < 1 || block > 1024)
+        continue;
+      int64_t grid = strideGrid(ceilDiv(n, columns) * block, block);
+      out.push_back(
+          {withFields(chosen,
+                      {{"block", i64(block)},
+                       {"grid", i64(grid)},
+                       {"slices", i64(slices)},
+                       {"elements_per_thread", i64(ceilDiv(reduced, slices))}}),
+           block * 4 * count});
+    }
+  }
+  // transpose_tiled and contraction_tiled: the drivers take one block and
+  // tile shape only (256 threads, 32x32 / 64x64x16).
+  return out;
+}
+
+} // namespace
+
+SmallVector<TileCandidate>
+mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
+                          const llvm::StringSet<> &allowed, int64_t smCount) {
+  Builder b(kernel.getContext());
+  auto i64 = [&](int64_t v) -> Attribute { return b.getI64IntegerAttr(v); };
+  auto name = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
+  StringRef emitter = dflt.getAs<StringAttr>("emitter").getValue();
+  auto shape = cast<ShapedType>(kernel.getResultTypes().front()).getShape();
+  int64_t elements = 1;
+  for (int64_t s : shape)
+    elements *= s;
+  int64_t eb = widestElementBytes(kernel);
+  SmallVector<TileCandidate> out = {{dflt}};
+
+  // Only transposes the CUDA driver can stage (tiledTransposes), one
+  // 32x33 shared tile each.
+  SmallVector<TransposeOp, 2> staged;
+  if (emitter == "loop" && allowed.contains("transpose_tiled"))
+    staged = tiledTransposes(kernel);
+  if (!staged.empty()) {
+    int64_t tileBytes = 0;
+    for (TransposeOp t : staged)
+      tileBytes += 32 * 33 * t.getType().getElementTypeBitWidth() / 8;
+    int64_t tiles = elements / (shape.back() * shape[shape.size() - 2]) *
+                    ceilDiv(shape.back(), 32) *
+                    ceilDiv(shape[shape.size() - 2], 32);
+    out.push_back({withFields(dflt, {{"emitter", name("transpose_tiled")},
+                                     {"block", i64(256)},
+                                     {"grid", i64(tiles)},
+                                     {"tile", i64(32)},
+                                     {"vector", i64(1)},
+                                     {"elements_per_thread", i64(4)}}),
+                   tileBytes, false});
+  }
+  if (emitter == "thread_per_output" && isColumnReduction(kernel) &&
+      allowed.contains("column_reduction")) {
+    auto reduce = *kernel.getBody().getOps<ReduceOp>().begin();
+    int64_t reduced = reduce.getInput().getType().getNumElements() /
+                      std::max<int64_t>(1, elements);
+    out.push_back(
+        {withFields(dflt, {{"emitter", name("column_reduction")},
+                           {"block", i64(256)},
+                           {"grid", i64(ceilDiv(elements, 32))},
+                           {"columns_per_block", i64(32)},
+                           {"slices", i64(8)},
+                           {"elements_per_thread", i64(ceilDiv(reduced, 8))}}),
+         256 * 4, true});
+  MatmulOp matmul;
+  kernel.walk([&](MatmulOp m) { matmul = m; });
+  bool windowed = false;
+  kernel.walk([&](Operation *op) {
+    windowed |= isa<ConvOp, PoolOp, ReduceOp, ArgReduceOp>(op);
+  });
+  if (matmul && !windowed && emitter == "thread_per_output" &&
+      allowed.contains("contraction_tiled")) {
+    auto out2 = matmul.getResult().getType().getShape();
+    int64_t m = out2[out2.size() - 2], n = out2.back();
+    // The biggest square tile (64, else 32) that still fills the GPU.
+    int64_t batch = matmul.getResult().getType().getNumElements() / (m * n);
+    int64_t tm = 64, tk = 16;
+    if (batch * ceilDiv(m, 64) * ceilDiv(n, 64) < 2 * smCount)
+      tm = 32;
+    int64_t tn = tm, tiles = batch * ceilDiv(m, tm) * ceilDiv(n, tn);
+    out.push_back({withFields(dflt, {{"emitter", name("contraction_tiled")},
+                                     {"block", i64(256)},
+                                     {"grid", i64(tiles)},
+                                     {"tile_m", i64(tm)},
+                                     {"tile_n", i64(tn)},
+                                     {"tile_k", i64(tk)},
+                                     {"elements_per_thread",
+                                      i64(tm * tn / 256)}}),
+                   (tm + tn) * tk * eb, true});
+  }
+  return out;
+}
+
+SmallVector<TileCandidate>
+mlir::bwc::tuningCandidates(func::FuncOp kernel, DictionaryAttr chosen,
+                            const llvm::StringSet<> &allowed, int64_t smCount,
+                            int64_t sharedMemoryBytes, size_t limit) {
+  SmallVector<TileCandidate> all = tileCandidates(kernel, chosen, allowed,
+                                                  smCount);
+  all.append(launchVariants(kernel, chosen, smCount));
+  SmallVector<TileCandidate> out;
+  // The access model's rejections are expected here (a variant that does
+  // not apply), not errors of the compile.
+  ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                [](Diagnostic &) { return success(); });
+  for (const TileCandidate &c : all) {
+    if (out.size() >= limit)
+      break;
+    bool seen = llvm::any_of(
+        out, [&](const TileCandidate &o) { return o.config == c.config; });
+    if (seen || c.sharedBytes > sharedMemoryBytes ||
+        failed(analyzeCoalescing(kernel, c.config)))
+      continue;
+    out.push_back(c);
+  }
+  return out;
+}
