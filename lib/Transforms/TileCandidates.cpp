@@ -226,6 +226,7 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                            {"slices", i64(8)},
                            {"elements_per_thread", i64(ceilDiv(reduced, 8))}}),
          256 * 4, true});
+  }
   MatmulOp matmul;
   kernel.walk([&](MatmulOp m) { matmul = m; });
   bool windowed = false;
