@@ -10,6 +10,10 @@
 // RUN: env BWC_CUDA_DRIVER=%t.no-such-driver.so not bwc-compile %s --target=cuda --tune --tuning-cache=%t.none.json -o %t.bwc 2>&1 | FileCheck %s --check-prefix=NODRIVER
 // RUN: env BWC_CUDA_DRIVER=%fake_cuda FAKE_CUDA_NO_DEVICE=1 not bwc-compile %s --target=cuda --tune --tuning-cache=%t.none.json -o %t.bwc 2>&1 | FileCheck %s --check-prefix=NODEVICE
 // RUN: not bwc-compile %s --target=cuda --tuning-cache=%t.128.json --tune-gpu=H200 -o %t.bwc 2>&1 | FileCheck %s --check-prefix=OTHERGPU
+// RUN: echo '{"version": 0}' > %t.old.json
+// RUN: env BWC_CUDA_DRIVER=%fake_cuda not bwc-compile %s --target=cuda --tune --tuning-cache=%t.old.json -o %t.bwc 2>&1 | FileCheck %s --check-prefix=CORRUPT
+// RUN: env BWC_CUDA_DRIVER=%fake_cuda BWC_PTXAS=none not bwc-compile %s --target=cuda --tune --tuning-cache=%t.no-such-dir/cache.json -o %t.bwc 2>&1 | FileCheck %s --check-prefix=WRITE
+// RUN: env BWC_CUDA_DRIVER=%fake_cuda FAKE_CUDA_MEM_LIMIT=1000 not bwc-compile %s --target=cuda --tune --tuning-cache=%t.none.json -o %t.bwc 2>&1 | FileCheck %s --check-prefix=OOM
 // RUN: not bwc-compile %s --tune --tuning-cache=%t.128.json -o %t.bwc 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: not bwc-compile %s --target=cuda --tune -o %t.bwc 2>&1 | FileCheck %s --check-prefix=NOCACHE
 // RUN: not bwc-compile %s --target=cuda --tune --tune-gpu=H200 --tuning-cache=%t.128.json -o %t.bwc 2>&1 | FileCheck %s --check-prefix=BOTH
@@ -21,7 +25,8 @@
 // driver was told is best (128, then 512: the choice follows the
 // measurements), writes every candidate's median, and a later compile with
 // no driver at all reuses the cache. Without a driver or a GPU --tune is
-// an error, as are a GPU the cache does not hold and bad option mixes.
+// an error, as are a corrupt cache, a cache it cannot write, device memory
+// it cannot allocate, a GPU the cache does not hold and bad option mixes.
 
 // CACHE128: "gpus": {
 // CACHE128-NEXT: "Fake CUDA device": {
@@ -61,6 +66,9 @@
 
 // NODRIVER: error: --tune needs a CUDA GPU: no CUDA driver found (cannot load '{{.*}}no-such-driver.so'
 // NODEVICE: error: --tune needs a CUDA GPU: the CUDA driver {{.*}} sees no GPU
+// CORRUPT: error: tuning cache '{{.*}}old.json': expects version 1 but got 0
+// WRITE: error: cannot write tuning cache '{{.*}}no-such-dir/cache.json': {{[Nn]}}o such file or directory
+// OOM: error: --tune: cannot allocate 4194304 bytes: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
 // OTHERGPU: error: expects gpu 'H200' in tuning cache '{{.*}}' but it has 'Fake CUDA device'
 // CPU: bwc-compile: --tune, --tuning-cache and --tune-gpu expect --target=cuda but got --target=cpu
 // NOCACHE: bwc-compile: --tune expects --tuning-cache=FILE
