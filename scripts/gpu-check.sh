@@ -60,7 +60,9 @@ fi
 while IFS=$'\t' read -r name kind artifact case flags; do
   case $name in ''|'#'*) continue ;; esac
   # shellcheck disable=SC2086 # flags is a list of bwc-run flags
-  if timeout "$case_timeout" "$run" "$out/$artifact" --check "$out/$case" $flags \
+  if [ "$case" = - ]; then
+    : # timed only (no reference at this shape)
+  elif timeout "$case_timeout" "$run" "$out/$artifact" --check "$out/$case" $flags \
        > "$res/$name.check.txt" 2>&1; then
     echo PASS > "$res/$name.check.status"
   else
@@ -84,6 +86,14 @@ for m in ppocr_det ppocr_rec; do
     note "compare-fusion $m failed: $(tail -1 "$res/fusion-$m.txt")"
 done
 
+# 5b. Layout and tiling passes off vs on (ppocr_det, batch 8), measured.
+if [ -f "$out/artifacts/ppocr_det.b8.nolayout.bwc" ] && [ -f "$out/artifacts/ppocr_det.b8.bwc" ]; then
+  timeout "$case_timeout" bash scripts/compare-fusion.sh --artifacts \
+    "$out/artifacts/ppocr_det.b8.nolayout.bwc" "$out/artifacts/ppocr_det.b8.bwc" \
+    > "$res/layout-ppocr_det.b8.txt" 2>&1 ||
+    note "layout comparison failed: $(tail -1 "$res/layout-ppocr_det.b8.txt")"
+fi
+
 # 6. The peers, in the same run.
 if [ -n "${SKIP_PEERS:-}" ]; then
   note "peers skipped (SKIP_PEERS)"
@@ -102,4 +112,8 @@ status=${PIPESTATUS[0]}
 for m in ppocr_det ppocr_rec; do
   [ -f "$res/fusion-$m.txt" ] && { echo; echo "== fusion: $m"; tail -7 "$res/fusion-$m.txt"; }
 done
+if [ -f "$res/layout-ppocr_det.b8.txt" ]; then
+  echo; echo "== ppocr_det batch 8: left --layout=nchw --tile=none, right default passes"
+  tail -7 "$res/layout-ppocr_det.b8.txt"
+fi
 exit "$status"

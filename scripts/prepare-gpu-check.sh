@@ -81,6 +81,18 @@ while read -r name shape checkflags; do
   done
 done < <(grep -v '^#' test/e2e/real-models.txt)
 
+# Issue 10: ppocr_det at batch 8 with bwc-select-layout and bwc-tile as
+# compiled by default, and with both off; timed only (the references are
+# batch 1), compared side by side by gpu-check.sh.
+if [ -z "${SKIP_MODELS:-}" ]; then
+  for v in "ppocr_det.b8:" "ppocr_det.b8.nolayout:--layout=nchw --tile=none"; do
+    vname=${v%%:*} vflags=${v#*:}
+    # shellcheck disable=SC2086 # vflags is a list of flags
+    compile "$vname" "$SHARED/models/ppocr_det/model.onnx" --input-shape=x=8x3x320x320 $vflags &&
+      printf '%s\tbench\tartifacts/%s.bwc\t-\t\n' "$vname" "$vname" >> "$manifest"
+  done
+fi
+
 # Microbenchmarks: models and meta.json only; gpu-check.sh makes the data.
 "$PYTHON" python/make_microbenchmarks.py "$out/cases" --no-data $bf16 \
   --rows "${MICRO_ROWS:-16384}" --cols "${MICRO_COLS:-4096}" > "$out/micro.txt"
