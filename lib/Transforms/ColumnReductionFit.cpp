@@ -158,5 +158,21 @@ ColumnReductionLaunch mlir::bwc::columnReductionLaunch(func::FuncOp kernel,
         return cast<ShapedType>(t).getShape() == inType.getShape();
       }))
     ++l.passes; // the epilogue reads the input again at every position
+  // The thread's positions of the input in registers (at most 32, as
+  // cache_row): the later walks read them instead of DRAM. Only where the
+  // first reduction reads a kernel argument, the only one of its size (so
+  // every walk reads that tensor alone), and reads it at its own index.
+  Value input = reduces.front().getInput();
+  bool onlyInput = isa<BlockArgument>(input) &&
+                   llvm::count_if(kernel.getArgumentTypes(), [&](Type t) {
+                     return cast<ShapedType>(t).getNumElements() ==
+                            inType.getNumElements();
+                   }) == 1;
+  l.cache = l.passes > 1 && l.perThread <= 32 && onlyInput &&
+            rowReductionCanCacheInput(kernel);
+  if (l.cache) {
+    l.passes = 1;
+    l.unroll = l.perThread; // the cached walks are unrolled
+  }
   return l;
 }

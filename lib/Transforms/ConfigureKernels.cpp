@@ -289,6 +289,7 @@ struct ConfigureKernelsPass
       set("slices", l.slices);
       set("unroll", l.unroll);
       set("passes", l.passes);
+      set("cache_column", l.cache);
       set("elements_per_thread", l.perThread);
     } else {
       int64_t block = loopBlock;

@@ -45,36 +45,6 @@ DictionaryAttr withFields(DictionaryAttr base,
   return attrs.getDictionary(base.getContext());
 }
 
-/// The reduction a column_reduction kernel computes: every reduce reduces
-/// the same axes, not the innermost one, of one input shape; no other
-/// windowed op; every result has one value per kept position.
-bool isColumnReduction(func::FuncOp kernel) {
-  auto reduces = llvm::to_vector(kernel.getBody().getOps<ReduceOp>());
-  bool windowed = kernel
-                      .walk([](Operation *op) {
-                        return isa<ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op)
-                                   ? WalkResult::interrupt()
-                                   : WalkResult::advance();
-                      })
-                      .wasInterrupted();
-  if (reduces.empty() || windowed)
-    return false;
-  ReduceOp first = reduces.front();
-  auto in = cast<RankedTensorType>(first.getInput().getType());
-  if (first.getAxes().empty() ||
-      llvm::is_contained(first.getAxes(), in.getRank() - 1))
-    return false;
-  int64_t kept = first.getResult().getType().getNumElements();
-  return llvm::all_of(reduces,
-                      [&](ReduceOp r) {
-                        return r.getInput().getType() == in &&
-                               r.getAxes() == first.getAxes();
-                      }) &&
-         llvm::all_of(kernel.getResultTypes(), [&](Type t) {
-           return cast<ShapedType>(t).getNumElements() == kept;
-         });
-}
-
 int64_t largestResult(func::FuncOp kernel) {
   int64_t n = 1;
   for (Type t : kernel.getResultTypes())
@@ -163,13 +133,23 @@ SmallVector<TileCandidate> launchVariants(func::FuncOp kernel,
       if (slices < 1 || block > 1024)
         continue;
       int64_t grid = strideGrid(ceilDiv(n, columns) * block, block);
-      out.push_back(
-          {withFields(chosen,
-                      {{"block", i64(block)},
-                       {"grid", i64(grid)},
-                       {"slices", i64(slices)},
-                       {"elements_per_thread", i64(ceilDiv(reduced, slices))}}),
-           block * 4 * count});
+      SmallVector<std::pair<StringRef, Attribute>> fields = {
+          {"block", i64(block)},
+          {"grid", i64(grid)},
+          {"slices", i64(slices)},
+          {"elements_per_thread", i64(ceilDiv(reduced, slices))}};
+      // A cached column holds at most 32 positions per thread (the CUDA
+      // driver refuses more); without the cache every walk reads DRAM.
+      if (field(chosen, "cache_column", 0) && ceilDiv(reduced, slices) > 32) {
+        bool whole = llvm::any_of(kernel.getResultTypes(), [&](Type t) {
+          return cast<ShapedType>(t).getShape() ==
+                 r.getInput().getType().getShape();
+        });
+        fields.push_back({"cache_column", i64(0)});
+        fields.push_back({"unroll", i64(8)});
+        fields.push_back({"passes", i64(count + whole)});
+      }
+      out.push_back({withFields(chosen, fields), block * 4 * count});
     }
   }
   // transpose_tiled and contraction_tiled: the drivers take one block and
@@ -213,19 +193,23 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                                      {"elements_per_thread", i64(4)}}),
                    tileBytes, false});
   }
-  if (emitter == "thread_per_output" && isColumnReduction(kernel) &&
+  // Only kernels the CUDA driver takes (fitsColumnReduction: float
+  // reductions, dependent ones too), with bwc-configure-kernels' launch;
+  // one f32 slab of `block` per reduction.
+  if (emitter == "thread_per_output" && fitsColumnReduction(kernel) &&
       allowed.contains("column_reduction")) {
-    auto reduce = *kernel.getBody().getOps<ReduceOp>().begin();
-    int64_t reduced = reduce.getInput().getType().getNumElements() /
-                      std::max<int64_t>(1, elements);
+    ColumnReductionLaunch l = columnReductionLaunch(kernel, smCount, 1024);
     out.push_back(
         {withFields(dflt, {{"emitter", name("column_reduction")},
-                           {"block", i64(256)},
-                           {"grid", i64(ceilDiv(elements, 32))},
-                           {"columns_per_block", i64(32)},
-                           {"slices", i64(8)},
-                           {"elements_per_thread", i64(ceilDiv(reduced, 8))}}),
-         256 * 4, true});
+                           {"block", i64(l.block)},
+                           {"grid", i64(l.grid)},
+                           {"columns_per_block", i64(l.columnsPerBlock)},
+                           {"slices", i64(l.slices)},
+                           {"unroll", i64(l.unroll)},
+                           {"passes", i64(l.passes)},
+                           {"cache_column", i64(l.cache)},
+                           {"elements_per_thread", i64(l.perThread)}}),
+         l.block * 4 * int64_t(plainReductions(kernel).size()), true});
   }
   MatmulOp matmul;
   kernel.walk([&](MatmulOp m) { matmul = m; });

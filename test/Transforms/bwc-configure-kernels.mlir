@@ -107,7 +107,7 @@ func.func private @k_transposed_reuse(%x: tensor<8x8xf32>) -> tensor<8x8xf32> at
 // thread-per-output emitter; an f32 matmul gets 64x64x16 shared tiles, an
 // i32 one and one with a second output of another shape thread-per-output.
 // CHECK-LABEL: func.func private @k_column
-// CHECK-SAME: bwc.config = {block = 1024 : i64, columns_per_block = 32 : i64, elements_per_thread = 2 : i64, emitter = "column_reduction", grid = 1 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 2 : i64}
+// CHECK-SAME: bwc.config = {block = 1024 : i64, cache_column = 0 : i64, columns_per_block = 32 : i64, elements_per_thread = 2 : i64, emitter = "column_reduction", grid = 1 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 2 : i64}
 // CHECK-LABEL: func.func private @k_cross_row
 // CHECK-SAME: emitter = "thread_per_output"
 // CHECK-LABEL: func.func private @k_matmul
@@ -143,17 +143,19 @@ func.func private @k_matmul_two_shapes(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>
 
 // Tests that a column mean with an elementwise epilogue and a second,
 // independent reduction is one column-reduction kernel (2 reduced positions:
-// 2 slices, two passes over the inputs); that a reduction reading another's
-// result (16 positions: 16 slices, two passes) and an epilogue that
-// broadcasts the result back to the input shape (one pass per reduction
-// plus one for the whole-shaped result) are column reductions too; and
+// 2 slices, two passes over two inputs: not cached); that a reduction
+// reading another's result (16 positions: 16 slices) and an epilogue that
+// broadcasts the result back to the input shape (a walk per reduction plus
+// one for the whole-shaped result) are column reductions too, with the
+// thread's one position of the input cached in registers (one pass); and
 // that integer inputs keep thread-per-output.
 // CHECK-LABEL: func.func private @k_column_epilogue
-// CHECK-SAME: block = 64 : i64, columns_per_block = 32 : i64, elements_per_thread = 1 : i64, emitter = "column_reduction", grid = 30 : i64, passes = 2 : i64, slices = 2 : i64, unroll = 1 : i64
+// CHECK-SAME: block = 64 : i64, cache_column = 0 : i64, columns_per_block = 32 : i64, elements_per_thread = 1 : i64, emitter = "column_reduction", grid = 30 : i64, passes = 2 : i64, slices = 2 : i64, unroll = 1 : i64
 // CHECK-LABEL: func.func private @k_column_softmax
-// CHECK-SAME: block = 512 : i64, columns_per_block = 32 : i64, elements_per_thread = 1 : i64, emitter = "column_reduction", grid = 1 : i64, passes = 2 : i64, slices = 16 : i64, unroll = 1 : i64
+// CHECK-SAME: block = 512 : i64, cache_column = 1 : i64, columns_per_block = 32 : i64, elements_per_thread = 1 : i64, emitter = "column_reduction", grid = 1 : i64, passes = 1 : i64, slices = 16 : i64, unroll = 1 : i64
 // CHECK-LABEL: func.func private @k_column_broadcast
-// CHECK-SAME: emitter = "column_reduction", grid = 1 : i64, passes = 2 : i64
+// CHECK-SAME: cache_column = 1 : i64
+// CHECK-SAME: emitter = "column_reduction", grid = 1 : i64, passes = 1 : i64
 // CHECK-LABEL: func.func private @k_column_int
 // CHECK-SAME: emitter = "thread_per_output"
 func.func private @k_column_epilogue(%x: tensor<3x2x320xf32>, %y: tensor<3x2x320xf32>) -> (tensor<3x1x320xf32>, tensor<3x1x320xf32>) attributes {bwc.kernel} {
@@ -185,11 +187,11 @@ func.func private @k_column_int(%x: tensor<16x32xi32>) -> tensor<32xi32> attribu
 // 132 SMs), 8 loads in flight per thread and one pass; a softmax over
 // axis 0 of the same shape (max, then sum of exp(x - max), then the
 // whole-shaped output) is one column-reduction kernel with three passes
-// over the input.
+// over the input (512 positions per thread: too many to cache).
 // CHECK-LABEL: func.func private @k_colsum_wide
-// CHECK-SAME: bwc.config = {block = 1024 : i64, columns_per_block = 32 : i64, elements_per_thread = 512 : i64, emitter = "column_reduction", grid = 128 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 8 : i64}
+// CHECK-SAME: bwc.config = {block = 1024 : i64, cache_column = 0 : i64, columns_per_block = 32 : i64, elements_per_thread = 512 : i64, emitter = "column_reduction", grid = 128 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 8 : i64}
 // CHECK-LABEL: func.func private @k_softmax_axis0
-// CHECK-SAME: bwc.config = {block = 1024 : i64, columns_per_block = 32 : i64, elements_per_thread = 512 : i64, emitter = "column_reduction", grid = 128 : i64, passes = 3 : i64, slices = 32 : i64, unroll = 8 : i64}
+// CHECK-SAME: bwc.config = {block = 1024 : i64, cache_column = 0 : i64, columns_per_block = 32 : i64, elements_per_thread = 512 : i64, emitter = "column_reduction", grid = 128 : i64, passes = 3 : i64, slices = 32 : i64, unroll = 8 : i64}
 func.func private @k_colsum_wide(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> attributes {bwc.kernel} {
   %0 = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<16384x4096xf32>) -> tensor<4096xf32>
   return %0 : tensor<4096xf32>
@@ -201,6 +203,35 @@ func.func private @k_softmax_axis0(%x: tensor<16384x4096xf32>) -> tensor<16384x4
   %s = bwc.reduce sum %e axes = [0] keepdims = true : (tensor<16384x4096xf32>) -> tensor<1x4096xf32>
   %y = bwc.binary div %e, %s : (tensor<16384x4096xf32>, tensor<1x4096xf32>) -> tensor<16384x4096xf32>
   return %y : tensor<16384x4096xf32>
+}
+
+// -----
+
+// Tests that a softmax over axis 0 of 100x40 keeps the thread's 4
+// positions (100 over 32 slices) in registers: one pass; with the
+// exponent taken of x + r (a second input of the full size) it walks the
+// inputs three times.
+// CHECK-LABEL: func.func private @k_softmax_axis0_small
+// CHECK-SAME: bwc.config = {block = 1024 : i64, cache_column = 1 : i64, columns_per_block = 32 : i64, elements_per_thread = 4 : i64, emitter = "column_reduction", grid = 2 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 4 : i64}
+// CHECK-LABEL: func.func private @k_softmax_axis0_two_inputs
+// CHECK-SAME: cache_column = 0 : i64
+// CHECK-SAME: passes = 3 : i64
+func.func private @k_softmax_axis0_small(%x: tensor<100x40xf32>) -> tensor<100x40xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<100x40xf32>) -> tensor<1x40xf32>
+  %d = bwc.binary sub %x, %m : (tensor<100x40xf32>, tensor<1x40xf32>) -> tensor<100x40xf32>
+  %e = bwc.unary exp %d : (tensor<100x40xf32>) -> tensor<100x40xf32>
+  %s = bwc.reduce sum %e axes = [0] keepdims = true : (tensor<100x40xf32>) -> tensor<1x40xf32>
+  %y = bwc.binary div %e, %s : (tensor<100x40xf32>, tensor<1x40xf32>) -> tensor<100x40xf32>
+  return %y : tensor<100x40xf32>
+}
+func.func private @k_softmax_axis0_two_inputs(%x: tensor<100x40xf32>, %r: tensor<100x40xf32>) -> tensor<100x40xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<100x40xf32>) -> tensor<1x40xf32>
+  %a = bwc.binary add %x, %r : (tensor<100x40xf32>, tensor<100x40xf32>) -> tensor<100x40xf32>
+  %d = bwc.binary sub %a, %m : (tensor<100x40xf32>, tensor<1x40xf32>) -> tensor<100x40xf32>
+  %e = bwc.unary exp %d : (tensor<100x40xf32>) -> tensor<100x40xf32>
+  %s = bwc.reduce sum %e axes = [0] keepdims = true : (tensor<100x40xf32>) -> tensor<1x40xf32>
+  %y = bwc.binary div %e, %s : (tensor<100x40xf32>, tensor<1x40xf32>) -> tensor<100x40xf32>
+  return %y : tensor<100x40xf32>
 }
 
 // -----

@@ -36,16 +36,45 @@ func.func private @k_exp(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> att
 // -----
 
 // Tests that a column sum under thread_per_output (4096 threads, 16
-// blocks) becomes a column_reduction (128 blocks of 32 columns x 8 slices,
-// equally coalesced, more blocks) with the landed emitters, and stays
-// when column_reduction is not listed.
+// blocks) becomes a column_reduction with bwc-configure-kernels' launch
+// (128 blocks of 32 columns x 32 slices, 8 loads in flight; equally
+// coalesced, more blocks) with the landed emitters, and stays when
+// column_reduction is not listed.
 // LANDED-LABEL: func.func private @k_colsum
-// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 256 : i64, columns_per_block = 32 : i64, elements_per_thread = 2048 : i64, emitter = "column_reduction", grid = 128 : i64, slices = 8 : i64}
+// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 1024 : i64, cache_column = 0 : i64, columns_per_block = 32 : i64, elements_per_thread = 512 : i64, emitter = "column_reduction", grid = 128 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 8 : i64}
 // SMALL-LABEL: func.func private @k_colsum
 // SMALL-SAME: emitter = "thread_per_output", grid = 16 : i64
 func.func private @k_colsum(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 16 : i64}} {
   %0 = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<16384x4096xf32>) -> tensor<4096xf32>
   return %0 : tensor<4096xf32>
+}
+
+// -----
+
+// Tests that a softmax over axis 0 under thread_per_output (one block) is
+// offered the column driver (dependent reductions, whole-shaped output;
+// 32 positions per thread: cached, one pass) and takes it (equally
+// coalesced, 2 blocks), and that an
+// i32 column sum (the CUDA driver takes float reductions only) is never
+// offered it. (The score does not see that thread_per_output walks the
+// column twice per output: with a preset grid of more blocks it would keep
+// thread_per_output; bwc-configure-kernels never presets that.)
+// LANDED-LABEL: func.func private @k_softmax_axis0
+// LANDED-SAME: cache_column = 1 : i64
+// LANDED-SAME: emitter = "column_reduction", grid = 2 : i64, passes = 1 : i64, slices = 32 : i64
+// LANDED-LABEL: func.func private @k_colsum_i32
+// LANDED-SAME: emitter = "thread_per_output"
+func.func private @k_softmax_axis0(%x: tensor<1024x64xf32>) -> tensor<1024x64xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 256 : i64, emitter = "thread_per_output", grid = 1 : i64}} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<1024x64xf32>) -> tensor<1x64xf32>
+  %d = bwc.binary sub %x, %m : (tensor<1024x64xf32>, tensor<1x64xf32>) -> tensor<1024x64xf32>
+  %e = bwc.unary exp %d : (tensor<1024x64xf32>) -> tensor<1024x64xf32>
+  %s = bwc.reduce sum %e axes = [0] keepdims = true : (tensor<1024x64xf32>) -> tensor<1x64xf32>
+  %y = bwc.binary div %e, %s : (tensor<1024x64xf32>, tensor<1x64xf32>) -> tensor<1024x64xf32>
+  return %y : tensor<1024x64xf32>
+}
+func.func private @k_colsum_i32(%x: tensor<1024x64xi32>) -> tensor<64xi32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 1 : i64}} {
+  %0 = bwc.reduce sum %x axes = [0] keepdims = false : (tensor<1024x64xi32>) -> tensor<64xi32>
+  return %0 : tensor<64xi32>
 }
 
 // -----

@@ -49,10 +49,13 @@ bool fitsColumnReduction(func::FuncOp kernel);
 /// 32, no more than the reduced positions), `grid` (one block per group of
 /// 32 columns, at most two 1024-thread waves), `perThread` positions per
 /// thread and pass, `unroll` loads in flight per thread, `passes` over the
-/// input (one per reduction, one more for a whole-shaped result).
+/// input in DRAM (one per reduction, one more for a whole-shaped result;
+/// 1 with `cache`: the thread's <= 32 positions of the first reduction's
+/// input, its only full-size argument, kept in registers, `cache_column`).
 struct ColumnReductionLaunch {
   int64_t columnsPerBlock = 32, slices = 1, block = 32, grid = 1;
   int64_t columns = 1, reduced = 1, perThread = 1, unroll = 1, passes = 1;
+  bool cache = false;
 };
 ColumnReductionLaunch columnReductionLaunch(func::FuncOp kernel,
                                             int64_t smCount,

@@ -14,7 +14,13 @@
 // The epilogue writes per-column results from slice 0 and whole-shaped
 // results (softmax's output) at every position of the slice, walking the
 // input again: one pass over the input per reduction plus one for a
-// whole-shaped result (the `passes` of the config). The accumulation is
+// whole-shaped result (the `passes` of the config). With `cache_column`
+// the thread's positions (at most 32, a static count, unrolled, the last
+// guarded when `slices` does not divide the reduced extent) of the first
+// reduction's input stay in registers: the later reductions and the
+// epilogue read them, one pass over DRAM (as row_reduction's cache_row,
+// and only where the kernel reads that input at its own index:
+// rowReductionCanCacheInput, re-checked here). The accumulation is
 // the elemental emitter's own (reduceIdentity/Element/Combine/Finish), the
 // same as thread_per_output computes, in another association order.
 //
@@ -30,6 +36,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -63,13 +70,23 @@ private:
   /// per step without guards, then the rest one at a time.
   FailureOr<SmallVector<Value>> forEachPosition(ValueRange init,
                                                 PositionBody body);
-  FailureOr<Value> reduceColumn(ReduceOp r, Value slab);
+  /// Cached form: position j = slice + j * slices, guarded by `pos <
+  /// reduced` when it may fall past the end (yielding `fallback`), the
+  /// cached element bound while `body` runs.
+  FailureOr<SmallVector<Value>> atPosition(int64_t j, ValueRange fallback,
+                                           ValueRange acc, PositionBody body);
+  FailureOr<Value> reduceColumn(ReduceOp r, Value slab, bool first);
   LogicalResult epilogue();
 
   OpBuilder &b;
   KernelContext &k;
   Location loc = k.kernel.getLoc();
-  int64_t block = 0, columns = 0, slices = 0, unroll = 1, reduced = 1;
+  int64_t block = 0, columns = 0, slices = 0, unroll = 1, reduced = 1,
+          perThread = 1;
+  bool cacheColumn = false;
+  /// The cached input (the first reduce's) and the thread's elements of it.
+  Value cachedValue;
+  SmallVector<Value> cached;
   SmallVector<ReduceOp> reduces;
   SmallVector<int64_t> reducedShape;
   RankedTensorType inType, outType;
@@ -95,6 +112,8 @@ LogicalResult ColumnReduction::readConfig() {
     return k.kernel.emitError()
            << "expects a column-reduction unroll of 1 to 64 but got "
            << unroll;
+  if (auto c = k.config.getAs<IntegerAttr>("cache_column"))
+    cacheColumn = c.getInt() != 0;
   if (!fitsColumnReduction(k.kernel))
     return k.kernel.emitError()
            << "expects a column-reduction kernel (reductions keeping the "
@@ -105,7 +124,36 @@ LogicalResult ColumnReduction::readConfig() {
 }
 
 FailureOr<SmallVector<Value>>
+ColumnReduction::atPosition(int64_t j, ValueRange fallback, ValueRange acc,
+                            PositionBody body) {
+  Value pos = arith::AddIOp::create(b, loc, slice,
+                                    indexConstant(b, loc, j * slices));
+  if ((int64_t)cached.size() == perThread)
+    k.elements.bindValue(cachedValue, cached[j]);
+  llvm::scope_exit done([&] {
+    k.elements.unbindValue(cachedValue);
+    // Code cached at one position does not dominate the next.
+    k.elements.clearCache();
+  });
+  if ((j + 1) * slices <= reduced)
+    return body(pos, acc);
+  Value inRange = cmp(b, loc, arith::CmpIPredicate::ult, pos,
+                      indexConstant(b, loc, reduced));
+  return guarded(b, loc, inRange, fallback, [&] { return body(pos, acc); });
+}
+
+FailureOr<SmallVector<Value>>
 ColumnReduction::forEachPosition(ValueRange init, PositionBody body) {
+  if (cacheColumn) {
+    SmallVector<Value> acc(init);
+    for (int64_t j = 0; j < perThread; ++j) {
+      FailureOr<SmallVector<Value>> next = atPosition(j, acc, acc, body);
+      if (failed(next))
+        return failure();
+      acc = *next;
+    }
+    return acc;
+  }
   // The body at positions first + u * slices (u < count) of one loop step;
   // the emitter's cached code does not dominate the next loop.
   auto run = [&](scf::ForOp loop, bool offsetBySlice,
@@ -149,8 +197,44 @@ ColumnReduction::forEachPosition(ValueRange init, PositionBody body) {
   return run(rest, /*offsetBySlice=*/false, 1);
 }
 
-FailureOr<Value> ColumnReduction::reduceColumn(ReduceOp r, Value slab) {
-  FailureOr<SmallVector<Value>> partial = forEachPosition(
+FailureOr<Value> ColumnReduction::reduceColumn(ReduceOp r, Value slab,
+                                               bool first) {
+  FailureOr<SmallVector<Value>> partial;
+  if (cacheColumn && first) {
+    // Loads the thread's elements of the input into `cached` (0 past the
+    // end) while accumulating them.
+    Type elementType =
+        cast<ShapedType>(cachedValue.getType()).getElementType();
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+    SmallVector<Value> acc = {k.elements.reduceIdentity(b, loc, r)};
+    for (int64_t j = 0; j < perThread; ++j) {
+      FailureOr<SmallVector<Value>> next = atPosition(
+          j, {acc.front(), zero}, acc,
+          [&](Value pos, ValueRange a) -> FailureOr<SmallVector<Value>> {
+            SmallVector<Value> reducedIndex =
+                ElementalEmitter::delinearize(b, loc, pos, reducedShape);
+            FailureOr<Value> x = k.elements.emit(
+                b, loc, cachedValue,
+                k.elements.reduceInputIndex(b, loc, r, outIndex,
+                                            reducedIndex));
+            if (failed(x))
+              return failure();
+            k.elements.bindValue(cachedValue, *x);
+            FailureOr<Value> e =
+                k.elements.reduceElement(b, loc, r, outIndex, reducedIndex);
+            if (failed(e))
+              return failure();
+            return SmallVector<Value>{
+                k.elements.reduceCombine(b, loc, r, a.front(), *e), *x};
+          });
+      if (failed(next))
+        return failure();
+      acc = {(*next)[0]};
+      cached.push_back((*next)[1]);
+    }
+    partial = acc;
+  } else {
+    partial = forEachPosition(
       ValueRange{k.elements.reduceIdentity(b, loc, r)},
       [&](Value pos, ValueRange acc) -> FailureOr<SmallVector<Value>> {
         FailureOr<Value> x = k.elements.reduceElement(
@@ -161,6 +245,7 @@ FailureOr<Value> ColumnReduction::reduceColumn(ReduceOp r, Value slab) {
         return SmallVector<Value>{
             k.elements.reduceCombine(b, loc, r, acc.front(), *x)};
       });
+  }
   if (failed(partial))
     return failure();
   memref::StoreOp::create(b, loc, partial->front(), slab, tid);
@@ -238,6 +323,14 @@ LogicalResult ColumnReduction::emit() {
     reducedShape.push_back(inType.getDimSize(a));
   int64_t outputs = outType.getNumElements();
   reduced = inType.getNumElements() / std::max<int64_t>(1, outputs);
+  perThread = (reduced + slices - 1) / slices;
+  if (cacheColumn && (perThread > 32 || !rowReductionCanCacheInput(k.kernel)))
+    return k.kernel.emitError()
+           << "expects cache_column only where a thread holds at most 32 "
+              "positions and the reduced input is read at its own index only "
+              "but got "
+           << perThread << " positions per thread in " << k.config;
+  cachedValue = reduces.front().getInput();
 
   // One shared slab per reduction, [slices][columns] of its accumulator.
   auto space =
@@ -271,7 +364,7 @@ LogicalResult ColumnReduction::emit() {
   // In order: a later reduction (softmax's sum) reads the earlier ones
   // bound to their column's scalar.
   for (auto [r, slab] : llvm::zip(reduces, slabs)) {
-    FailureOr<Value> total = reduceColumn(r, slab);
+    FailureOr<Value> total = reduceColumn(r, slab, r == reduces.front());
     if (failed(total))
       return failure();
     k.elements.bindValue(r.getResult(), *total);

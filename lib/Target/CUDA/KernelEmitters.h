@@ -61,6 +61,13 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t v);
 /// any grid size is correct. The builder is left at the start of its body.
 scf::ForOp blockStrideLoop(OpBuilder &b, Location loc, int64_t count);
 
+/// `body` under `if (inRange)`: with `fallback` empty (stores only) an if
+/// without results; else its values, `fallback` outside the range. The
+/// builder is left after the if.
+FailureOr<SmallVector<Value>>
+guarded(OpBuilder &b, Location loc, Value inRange, ValueRange fallback,
+        function_ref<FailureOr<SmallVector<Value>>()> body);
+
 } // namespace mlir::bwc::cuda
 
 #endif // BWC_LIB_TARGET_CUDA_KERNELEMITTERS_H

@@ -42,6 +42,27 @@ scf::ForOp cuda::blockStrideLoop(OpBuilder &b, Location loc, int64_t count) {
   return loop;
 }
 
+FailureOr<SmallVector<Value>>
+cuda::guarded(OpBuilder &b, Location loc, Value inRange, ValueRange fallback,
+              function_ref<FailureOr<SmallVector<Value>>()> body) {
+  OpBuilder::InsertionGuard guard(b);
+  if (fallback.empty()) { // stores only: the builder adds the terminator
+    auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    return body();
+  }
+  auto ifOp = scf::IfOp::create(b, loc, fallback.getTypes(), inRange,
+                                /*withElse=*/true);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  FailureOr<SmallVector<Value>> inside = body();
+  if (failed(inside))
+    return failure();
+  scf::YieldOp::create(b, loc, *inside);
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, fallback);
+  return SmallVector<Value>(ifOp.getResults());
+}
+
 std::pair<Value, Value> cuda::globalThreadAndStride(OpBuilder &b,
                                                     Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

@@ -230,22 +230,7 @@ FailureOr<SmallVector<Value>> RowReduction::atPosition(
   if (j + 1 < perThread || !lastIsPartial())
     return body(pos);
   Value inRange = cmp(b, loc, arith::CmpIPredicate::ult, pos, rowLen);
-  OpBuilder::InsertionGuard guard(b);
-  if (fallback.empty()) { // a store: the builder adds the terminator
-    auto guarded = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
-    b.setInsertionPointToStart(&guarded.getThenRegion().front());
-    return body(pos);
-  }
-  auto guarded = scf::IfOp::create(b, loc, ValueRange(fallback).getTypes(),
-                                   inRange, /*withElse=*/true);
-  b.setInsertionPointToStart(&guarded.getThenRegion().front());
-  FailureOr<SmallVector<Value>> inside = body(pos);
-  if (failed(inside))
-    return failure();
-  scf::YieldOp::create(b, loc, *inside);
-  b.setInsertionPointToStart(&guarded.getElseRegion().front());
-  scf::YieldOp::create(b, loc, fallback);
-  return SmallVector<Value>(guarded.getResults());
+  return guarded(b, loc, inRange, fallback, [&] { return body(pos); });
 }
 
 FailureOr<Value> RowReduction::reduceRow(ReduceOp r, bool first) {

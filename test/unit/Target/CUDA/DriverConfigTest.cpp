@@ -65,6 +65,16 @@ func.func private @k(%x: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {bwc
   return %t : tensor<32x32xf32>
 })";
 
+/// The column max's input also read transposed: fits the column driver,
+/// but a cached column would be read at another index.
+constexpr const char *kColumnTransposedInput = R"(
+func.func private @k(%x: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %m = bwc.reduce max %x axes = [0] keepdims = true : (tensor<32x32xf32>) -> tensor<1x32xf32>
+  %t = bwc.transpose %x perm = [1, 0] : (tensor<32x32xf32>) -> tensor<32x32xf32>
+  %y = bwc.binary sub %t, %m : (tensor<32x32xf32>, tensor<1x32xf32>) -> tensor<32x32xf32>
+  return %y : tensor<32x32xf32>
+})";
+
 constexpr const char *kExp = R"(
 func.func private @k(%x: tensor<64x32xf32>) -> tensor<64x32xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
   %e = bwc.unary exp %x : (tensor<64x32xf32>) -> tensor<64x32xf32>
@@ -124,6 +134,16 @@ TEST_F(DriverConfigTest, GoodConfigurationsBuild) {
                   "{emitter = \"column_reduction\", block = 256, grid = 2, "
                   "columns_per_block = 32, slices = 8, unroll = 4}"),
             "");
+  // The same with the thread's 13 positions in registers (the last one
+  // guarded), and a transposed read of the input without the cache.
+  EXPECT_EQ(build(kColumnSoftmax,
+                  "{emitter = \"column_reduction\", block = 256, grid = 2, "
+                  "columns_per_block = 32, slices = 8, cache_column = 1}"),
+            "");
+  EXPECT_EQ(build(kColumnTransposedInput,
+                  "{emitter = \"column_reduction\", block = 256, grid = 1, "
+                  "columns_per_block = 32, slices = 8}"),
+            "");
 }
 
 TEST_F(DriverConfigTest, RowReductionRefusesBadShapesAndCaches) {
@@ -165,6 +185,18 @@ TEST_F(DriverConfigTest, ColumnReductionRefusesBadBlocksAndKernels) {
                               "grid = 1, columns_per_block = 32, slices = 8, "
                               "unroll = 0}")
                 .find("expects a column-reduction unroll of 1 to 64"),
+            std::string::npos);
+  // 100 positions over 2 slices: 50 per thread, more than 32 registers.
+  EXPECT_NE(build(kColumnSoftmax,
+                  "{emitter = \"column_reduction\", block = 64, grid = 2, "
+                  "columns_per_block = 32, slices = 2, cache_column = 1}")
+                .find("expects cache_column only where a thread holds at most "
+                      "32 positions"),
+            std::string::npos);
+  EXPECT_NE(build(kColumnTransposedInput,
+                  "{emitter = \"column_reduction\", block = 256, grid = 1, "
+                  "columns_per_block = 32, slices = 8, cache_column = 1}")
+                .find("expects cache_column only where"),
             std::string::npos);
 }
 
