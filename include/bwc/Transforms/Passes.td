@@ -88,7 +88,8 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
       adjacent columns x `slices` threads (8..32, enough for sm-count x
       1024 threads) splitting the reduced positions, `unroll` loads in
       flight per thread, `passes` over the input (one per reduction, one
-      more for a result of the input shape);
+      more for a result of the input shape; 1 with `cache_column = 1`, the
+      thread's <= 32 positions of the input kept in registers);
     - `emitter = "transpose_tiled"` for a loop kernel whose only transpose
       moves a non-innermost dimension innermost (both >= 16 elements), with
       elementwise ops on its shape after it: 32x32 `tile`s staged through
