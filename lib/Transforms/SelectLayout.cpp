@@ -1,31 +1,34 @@
-//===- SelectLayout.cpp - Channels-last chains and baked weight layouts ---===//
+//===- SelectLayout.cpp - Channels-last convolutions and baked weights ----===//
 //
 // Physical layouts for the tensors of a convolution net, chosen by the
 // access model. A *chain* is a connected group of convolutions and pools
 // (the anchors) and the ops between them that do not care about the order
 // of dims (elementwise ops, casts, concat, pad, slice, resize, keepdims
-// reductions), all of one rank. For each chain the pass compares the DRAM
-// bytes the anchors fetch in 32-byte sectors when their kernels run in
-// channels-first order (NCHW) against channels-last order (NHWC) plus the
-// layout changes the chain needs where it meets the rest of the program
-// (priced as a stand-alone read and write of the tensor). A chain goes
-// channels-last only when that total is smaller. Graph inputs and outputs
-// keep the user's layout: conversions are bwc.transpose ops at the chain's
-// edges, which fusion folds into the neighbouring kernels as index maps.
-// Constant operands are converted at compile time: conv filters are stored
-// [K..., C/groups, F] and every transpose of a constant, whatever its
-// size, becomes a transposed constant (transposed weights baked in).
+// reductions), all of one rank. Each anchor is priced in DRAM bytes
+// fetched in 32-byte sectors when its kernel runs channels-first (NCHW)
+// and channels-last (NHWC); each layout change as a stand-alone read and
+// write of the tensor it converts. Every op of the chain is then labeled
+// with the cheapest assignment, found exactly as a minimum s-t cut, so a
+// layout change lands where the tensor is smallest, or nowhere. Graph
+// inputs and outputs keep the user's layout. Constant operands are
+// converted at compile time: conv filters are stored [K..., C/groups, F]
+// and every transpose of a constant, whatever its size, becomes a
+// transposed constant (transposed weights baked in).
 // docs/passes/bwc-select-layout.md describes the cost model and options.
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Transforms/Passes.h"
 
 #include "bwc/Analysis/AccessModel.h"
+#include "bwc/Analysis/MinCut.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::bwc {
@@ -137,16 +140,121 @@ ElementsAttr permuteConstant(ElementsAttr attr, ArrayRef<int64_t> logical,
 struct Chain {
   SmallVector<Operation *> ops;
   int64_t rank = 0;
-  double nchwBytes = 0, nhwcBytes = 0, boundaryBytes = 0;
+};
+
+double bytesOf(Value v) {
+  auto t = tensorOf(v);
+  return double(t.getNumElements()) *
+         std::max<unsigned>(1, t.getElementTypeBitWidth() / 8);
+}
+
+/// True for the operands a layout change does not touch (a conv's filter
+/// has its own permutation, its bias is rank 1).
+bool isFilterOrBias(Operation *op, unsigned operand) {
+  return isa<ConvOp>(op) && operand >= 1;
+}
+
+/// The price of one labeling of a chain's ops (true = channels-last):
+/// per-op costs and the conversions of values whose producer and readers
+/// disagree (docs/passes/bwc-select-layout.md).
+struct Prices {
+  struct OpCost {
+    Operation *op;
+    double nchw, nhwc;
+  };
+  /// A value with its producer (null: outside the chain, channels-first)
+  /// and readers in the chain; `outside`: also read outside (or returned).
+  struct Conversion {
+    Operation *producer;
+    SmallVector<Operation *> readers;
+    bool outside;
+    /// Fetched bytes of the stand-alone transpose to channels-last and
+    /// back (access model).
+    double toLast, toFirst;
+  };
+  SmallVector<OpCost> ops;
+  SmallVector<Conversion> conversions;
+
+  double cost(const DenseMap<Operation *, bool> &nhwc) const {
+    auto label = [&](Operation *op) { return op && nhwc.lookup(op); };
+    double total = 0;
+    for (const OpCost &c : ops)
+      total += label(c.op) ? c.nhwc : c.nchw;
+    for (const Conversion &c : conversions) {
+      bool p = label(c.producer);
+      if ((c.outside && p) ||
+          llvm::any_of(c.readers, [&](Operation *r) { return label(r) != p; }))
+        total += p ? c.toFirst : c.toLast;
+    }
+    return total;
+  }
+
+  /// The cheapest labeling: an exact minimum s-t cut (source side =
+  /// channels-first). A ties keeps channels-first.
+  DenseMap<Operation *, bool> cheapest() const {
+    MinCut g;
+    DenseMap<Operation *, int> node;
+    auto nodeOf = [&](Operation *op) {
+      if (!op)
+        return g.source();
+      auto [it, fresh] = node.try_emplace(op, 0);
+      if (fresh)
+        it->second = g.addNode();
+      return it->second;
+    };
+    for (const OpCost &c : ops) {
+      g.addEdge(nodeOf(c.op), g.sink(), c.nchw); // paid on the source side
+      g.addEdge(g.source(), nodeOf(c.op), c.nhwc);
+    }
+    for (const Conversion &c : conversions) {
+      int p = nodeOf(c.producer);
+      // Producer channels-first, some reader channels-last.
+      int x = g.addNode();
+      g.addEdge(p, x, c.toLast);
+      for (Operation *r : c.readers)
+        g.addEdge(x, nodeOf(r), MinCut::kInfinite);
+      // Producer channels-last, some reader (or an outside one) first.
+      if (!c.producer)
+        continue;
+      int y = g.addNode();
+      for (Operation *r : c.readers)
+        g.addEdge(nodeOf(r), y, MinCut::kInfinite);
+      if (c.outside)
+        g.addEdge(g.source(), y, MinCut::kInfinite);
+      g.addEdge(y, p, c.toFirst);
+    }
+    g.solve();
+    DenseMap<Operation *, bool> nhwc;
+    for (auto [op, n] : node)
+      nhwc[op] = !g.onSourceSide(n);
+    return nhwc;
+  }
 };
 
 struct SelectLayoutPass
     : mlir::bwc::impl::SelectLayoutPassBase<SelectLayoutPass> {
   using SelectLayoutPassBase::SelectLayoutPassBase;
 
-  /// The DRAM bytes `op` fetches (access model, one thread per output as
-  /// bwc-configure-kernels configures conv and pool kernels) when run alone
-  /// with its data `channelsLast` or not.
+  /// The DRAM bytes the kernel `fn` (one op, in a scratch module) fetches
+  /// under the configuration bwc-configure-kernels and bwc-tile give it.
+  FailureOr<double> kernelFetchedBytes(ModuleOp scratch, func::FuncOp fn) {
+    fn->setAttr("bwc.kernel", UnitAttr::get(fn.getContext()));
+    PassManager pm(fn.getContext());
+    std::string sm = std::to_string(static_cast<int64_t>(smCount));
+    if (failed(parsePassPipeline("bwc-configure-kernels{sm-count=" + sm +
+                                     "},bwc-tile{sm-count=" + sm + "}",
+                                 pm)) ||
+        failed(pm.run(scratch)))
+      return failure();
+    FailureOr<KernelCoalescing> k = analyzeCoalescing(
+        fn, fn->getAttrOfType<DictionaryAttr>("bwc.config"));
+    if (failed(k))
+      return failure();
+    return k->fetchedBytes;
+  }
+
+  /// The DRAM bytes `op` fetches when run alone with its data
+  /// `channelsLast` or not.
   FailureOr<double> anchorFetchedBytes(Operation *op, bool channelsLast) {
     OpBuilder b(op->getContext());
     Location loc = op->getLoc();
@@ -178,52 +286,97 @@ struct SelectLayoutPass
     if (channelsLast)
       clone->setAttr("channels_last", b.getUnitAttr());
     func::ReturnOp::create(b, loc, clone->getResult(0));
-    int64_t outputs = cast<RankedTensorType>(result).getNumElements();
-    int64_t grid = std::clamp<int64_t>((outputs + 255) / 256, 1, smCount * 8);
-    DictionaryAttr config = b.getDictionaryAttr(
-        {b.getNamedAttr("emitter", b.getStringAttr("thread_per_output")),
-         b.getNamedAttr("block", b.getI64IntegerAttr(256)),
-         b.getNamedAttr("grid", b.getI64IntegerAttr(grid))});
-    FailureOr<KernelCoalescing> k = analyzeCoalescing(fn, config);
-    if (failed(k))
-      return failure();
-    return k->fetchedBytes;
+    return kernelFetchedBytes(*scratch, fn);
   }
 
-  /// Prices `chain` in both layouts.
-  LogicalResult price(Chain &chain) {
+  /// The DRAM bytes a stand-alone layout change of `v` fetches: to
+  /// channels-last (`toLast`) or back from it.
+  FailureOr<double> conversionFetchedBytes(Value v, int64_t rank,
+                                           bool toLast) {
+    OpBuilder b(v.getContext());
+    Location loc = v.getLoc();
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
+    b.setInsertionPointToEnd(scratch->getBody());
+    auto type = tensorOf(v);
+    SmallVector<int64_t> logical = expandShape(type.getShape(), rank);
+    SmallVector<int64_t> perm = channelsLastPerm(rank);
+    SmallVector<int64_t> from = toLast ? logical : permute(logical, perm);
+    SmallVector<int64_t> to = toLast ? permute(logical, perm) : logical;
+    auto fn = func::FuncOp::create(
+        b, loc, "conversion",
+        b.getFunctionType({type.clone(from)}, {type.clone(to)}));
+    Block *body = fn.addEntryBlock();
+    b.setInsertionPointToEnd(body);
+    Value t = TransposeOp::create(
+        b, loc, type.clone(to), body->getArgument(0),
+        b.getDenseI64ArrayAttr(toLast ? perm : invertPerm(perm)));
+    func::ReturnOp::create(b, loc, t);
+    return kernelFetchedBytes(*scratch, fn);
+  }
+
+  /// The costs of `chain`'s labelings: each anchor's fetched bytes in
+  /// either layout (a computed filter converted too when channels-last),
+  /// and every value that crosses a layout change, each priced as the
+  /// stand-alone transpose kernel it becomes (bwc-fuse does not fold a
+  /// transpose into a conv or pool kernel).
+  FailureOr<Prices> price(const Chain &chain) {
     llvm::SmallPtrSet<Operation *, 16> inChain(chain.ops.begin(),
                                                chain.ops.end());
-    llvm::SmallPtrSet<Value, 16> converted;
+    Prices prices;
+    llvm::MapVector<Value, Prices::Conversion> entering;
+    auto convert = [&](Value v, Prices::Conversion &c) -> LogicalResult {
+      FailureOr<double> toLast = conversionFetchedBytes(v, chain.rank, true);
+      FailureOr<double> toFirst =
+          c.producer ? conversionFetchedBytes(v, chain.rank, false) : 0.0;
+      if (failed(toLast) || failed(toFirst))
+        return failure();
+      c.toLast = *toLast;
+      c.toFirst = *toFirst;
+      return success();
+    };
     for (Operation *op : chain.ops) {
       if (isAnchor(op)) {
         FailureOr<double> nchw = anchorFetchedBytes(op, false);
         FailureOr<double> nhwc = anchorFetchedBytes(op, true);
         if (failed(nchw) || failed(nhwc))
           return failure();
-        chain.nchwBytes += *nchw;
-        chain.nhwcBytes += *nhwc;
+        if (auto conv = dyn_cast<ConvOp>(op);
+            conv && !conv.getFilter().getDefiningOp<ConstantOp>())
+          *nhwc += 2 * bytesOf(conv.getFilter());
+        prices.ops.push_back({op, *nchw, *nhwc});
       }
-      // Tensors entering the chain (constants are converted at compile time).
-      for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+      // Values entering the chain (constants convert at compile time).
+      for (OpOperand &use : op->getOpOperands()) {
+        Value v = use.get();
         Operation *def = v.getDefiningOp();
-        bool constant = def && isa<ConstantOp>(def);
-        bool biasOperand = isa<ConvOp>(op) && i == 2;
-        if (constant || biasOperand || (def && inChain.contains(def)) ||
-            !converted.insert(v).second)
+        if ((def && (isa<ConstantOp>(def) || inChain.contains(def))) ||
+            isFilterOrBias(op, use.getOperandNumber()))
           continue;
-        chain.boundaryBytes += 2.0 * tensorOf(v).getNumElements() *
-                               std::max(1u, tensorOf(v).getElementTypeBitWidth() / 8);
+        auto [it, fresh] = entering.try_emplace(v, Prices::Conversion{});
+        if (fresh && failed(convert(v, it->second)))
+          return failure();
+        if (!llvm::is_contained(it->second.readers, op))
+          it->second.readers.push_back(op);
       }
-      // Tensors leaving it (graph outputs included).
-      Value r = op->getResult(0);
-      if (llvm::any_of(r.getUsers(),
-                       [&](Operation *u) { return !inChain.contains(u); }))
-        chain.boundaryBytes += 2.0 * tensorOf(r).getNumElements() *
-                               std::max(1u, tensorOf(r).getElementTypeBitWidth() / 8);
+      // Its result, read in the chain and maybe outside it.
+      Prices::Conversion c{op, {}, false, 0, 0};
+      for (OpOperand &use : op->getResult(0).getUses()) {
+        Operation *user = use.getOwner();
+        if (inChain.contains(user) &&
+            !isFilterOrBias(user, use.getOperandNumber())) {
+          if (!llvm::is_contained(c.readers, user))
+            c.readers.push_back(user);
+        } else {
+          c.outside = true;
+        }
+      }
+      if (failed(convert(op->getResult(0), c)))
+        return failure();
+      prices.conversions.push_back(std::move(c));
     }
-    chain.nhwcBytes += chain.boundaryBytes;
-    return success();
+    for (auto &[v, c] : entering)
+      prices.conversions.push_back(std::move(c));
+    return prices;
   }
 
   /// `v` in the chain's physical layout `perm`, created before `user`.
@@ -354,7 +507,8 @@ struct SelectLayoutPass
     });
   }
 
-  void runOnFunction(func::FuncOp fn, int64_t &chainId) {
+  /// Labels and converts `fn`'s chains; true when an op went channels-last.
+  bool runOnFunction(func::FuncOp fn, int64_t &chainId) {
     // Chains: union-find over the ops that can join one.
     llvm::EquivalenceClasses<Operation *> classes;
     SmallVector<Operation *> order;
@@ -380,28 +534,74 @@ struct SelectLayoutPass
       chains[it->second].ops.push_back(op);
     }
     Builder b(&getContext());
+    bool any = false;
     for (Chain &chain : chains) {
       if (llvm::none_of(chain.ops, isAnchor))
         continue;
-      if (failed(price(chain)))
-        return signalPassFailure();
-      bool nhwc = mode == "nhwc" ||
-                  (mode == "auto" && chain.nhwcBytes < chain.nchwBytes);
-      DictionaryAttr cost = b.getDictionaryAttr(
-          {b.getNamedAttr("chain", b.getI64IntegerAttr(chainId++)),
-           b.getNamedAttr("nchw_bytes", b.getI64IntegerAttr(chain.nchwBytes)),
-           b.getNamedAttr("nhwc_bytes", b.getI64IntegerAttr(chain.nhwcBytes)),
-           b.getNamedAttr("boundary_bytes",
-                          b.getI64IntegerAttr(chain.boundaryBytes))});
+      FailureOr<Prices> prices = price(chain);
+      if (failed(prices)) {
+        pricingFailed = true;
+        signalPassFailure();
+        return false;
+      }
+      DenseMap<Operation *, bool> nhwc;
+      if (mode == "auto" && !keepChannelsFirst)
+        nhwc = prices->cheapest();
       for (Operation *op : chain.ops)
-        if (isAnchor(op)) {
-          op->setAttr("bwc.layout", b.getStringAttr(nhwc ? "nhwc" : "nchw"));
-          op->setAttr("bwc.layout_cost", cost);
-        }
-      if (nhwc)
-        convert(chain);
+        if (mode != "auto")
+          nhwc[op] = mode == "nhwc";
+      double allNchw = prices->cost({});
+      double chosen = prices->cost(nhwc);
+      int64_t id = chainId++;
+      for (const Prices::OpCost &c : prices->ops) {
+        c.op->setAttr("bwc.layout",
+                      b.getStringAttr(nhwc.lookup(c.op) ? "nhwc" : "nchw"));
+        c.op->setAttr(
+            "bwc.layout_cost",
+            b.getDictionaryAttr(
+                {b.getNamedAttr("chain", b.getI64IntegerAttr(id)),
+                 b.getNamedAttr("nchw_bytes", b.getI64IntegerAttr(c.nchw)),
+                 b.getNamedAttr("nhwc_bytes", b.getI64IntegerAttr(c.nhwc)),
+                 b.getNamedAttr("chain_nchw_bytes",
+                                b.getI64IntegerAttr(allNchw)),
+                 b.getNamedAttr("chain_bytes", b.getI64IntegerAttr(chosen))}));
+      }
+      Chain converted{{}, chain.rank};
+      for (Operation *op : chain.ops)
+        if (nhwc.lookup(op))
+          converted.ops.push_back(op);
+      if (!converted.ops.empty())
+        convert(converted);
+      any |= !converted.ops.empty();
     }
     bakeTransposedConstants(fn);
+    return any;
+  }
+
+  /// The bytes the program's kernels fetch in sectors once fused and
+  /// configured as bwc-compile does (the access model on every kernel).
+  FailureOr<double> fusedFetchedBytes(ModuleOp module) {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    PassManager pm(module.getContext());
+    std::string sm = std::to_string(static_cast<int64_t>(smCount));
+    if (failed(parsePassPipeline(
+            "canonicalize,cse,bwc-fuse,bwc-outline-kernels,"
+            "bwc-configure-kernels{sm-count=" + sm + "},bwc-tile{sm-count=" +
+                sm + "}",
+            pm)) ||
+        failed(pm.run(*copy)))
+      return failure();
+    double total = 0;
+    for (auto fn : copy->getOps<func::FuncOp>()) {
+      auto config = fn->getAttrOfType<DictionaryAttr>("bwc.config");
+      if (!config)
+        continue;
+      FailureOr<KernelCoalescing> k = analyzeCoalescing(fn, config);
+      if (failed(k))
+        return failure();
+      total += k->fetchedBytes;
+    }
+    return total;
   }
 
   void runOnOperation() override {
@@ -415,11 +615,44 @@ struct SelectLayoutPass
           << "expects sm-count >= 1 but got " << static_cast<int64_t>(smCount);
       return signalPassFailure();
     }
-    int64_t chainId = 0;
-    for (auto fn : getOperation().getOps<func::FuncOp>())
-      if (!fn.isExternal())
-        runOnFunction(fn, chainId);
+    ModuleOp module = getOperation();
+    OwningOpRef<ModuleOp> before;
+    if (mode == "auto")
+      before = module.clone();
+    auto run = [&] {
+      int64_t chainId = 0;
+      bool converted = false;
+      for (auto fn : module.getOps<func::FuncOp>())
+        if (!fn.isExternal())
+          converted |= runOnFunction(fn, chainId);
+      return converted;
+    };
+    if (!run() || mode != "auto" || pricingFailed ||
+        !module.lookupSymbol<func::FuncOp>("main"))
+      return;
+    // The per-op prices see each conv alone; the layout changes they place
+    // may fuse into neighbouring kernels less well than priced. Keep the
+    // labeling only if the fused program (a module with a `main` program,
+    // as bwc-compile's) fetches fewer bytes than the channels-first one.
+    FailureOr<double> nchw = fusedFetchedBytes(*before);
+    FailureOr<double> chosen = fusedFetchedBytes(module);
+    if (failed(nchw) || failed(chosen))
+      return signalPassFailure();
+    Builder b(&getContext());
+    DictionaryAttr check = b.getDictionaryAttr(
+        {b.getNamedAttr("nchw_fetched_bytes", b.getI64IntegerAttr(*nchw)),
+         b.getNamedAttr("chosen_fetched_bytes", b.getI64IntegerAttr(*chosen))});
+    if (*chosen >= *nchw) {
+      module.getBodyRegion().takeBody(before->getBodyRegion());
+      keepChannelsFirst = true;
+      run();
+    }
+    module->setAttr("bwc.layout_check", check);
   }
+
+  /// Set when the fused program rejected the cheapest labeling.
+  bool keepChannelsFirst = false;
+  bool pricingFailed = false;
 };
 
 } // namespace

@@ -2,58 +2,107 @@
 // RUN: bwc-opt %s --split-input-file "--bwc-select-layout=mode=nhwc" | FileCheck %s --check-prefix=NHWC
 // RUN: bwc-opt %s --split-input-file "--bwc-select-layout=mode=nchw" | FileCheck %s --check-prefix=NCHW
 
-// Tests that a chain of 1x1 convolutions, one of them strided, goes
-// channels-last: under one thread per output a channels-first strided
-// conv reads every other input element (half of each sector), while
-// channels-last lanes read 32 consecutive channels. The anchors' saving
-// (505856 -> 374784 fetched bytes) pays for converting the 32 KiB input,
-// the 8 KiB output and the 1 KiB computed filter of the first conv
-// (2 x (32768 + 8192 + 1024) = 83968 bytes). Constant filters are stored
-// [K..., C, F] at compile time, the per-channel bias [32, 1, 1] becomes
-// [1, 1, 1, 32]; the chain's inside has no transpose.
-// CHECK-LABEL: func.func @chain
-// CHECK-NEXT: %[[X:.*]] = bwc.transpose %arg0 perm = [0, 2, 3, 1] : (tensor<1x8x32x32xf32>) -> tensor<1x32x32x8xf32>
-// CHECK-NEXT: bwc.constant
-// CHECK-NEXT: %[[WB:.*]] = bwc.broadcast
-// CHECK-NEXT: %[[W0:.*]] = bwc.transpose %[[WB]] perm = [2, 3, 1, 0] : (tensor<32x8x1x1xf32>) -> tensor<1x1x8x32xf32>
-// CHECK-NEXT: %[[C0:.*]] = bwc.conv %[[X]], %[[W0]] {{.*}} {bwc.layout = "nhwc", bwc.layout_cost = {boundary_bytes = 83968 : i64, chain = 0 : i64, nchw_bytes = 505856 : i64, nhwc_bytes = 458752 : i64}, channels_last} : (tensor<1x32x32x8xf32>, tensor<1x1x8x32xf32>) -> tensor<1x32x32x32xf32>
-// CHECK-NEXT: %[[R0:.*]] = bwc.unary relu %[[C0]] : (tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
-// CHECK-NEXT: %[[B:.*]] = bwc.constant dense<2.500000e-01> : tensor<1x1x1x32xf32>
-// CHECK-NEXT: %[[A:.*]] = bwc.binary add %[[R0]], %[[B]] : (tensor<1x32x32x32xf32>, tensor<1x1x1x32xf32>) -> tensor<1x32x32x32xf32>
-// CHECK-NEXT: %[[W1:.*]] = bwc.constant dense<5.000000e-01> : tensor<1x1x32x32xf32>
-// CHECK-NEXT: %[[C1:.*]] = bwc.conv %[[A]], %[[W1]] strides = [2, 2] {{.*}} channels_last} : (tensor<1x32x32x32xf32>, tensor<1x1x32x32xf32>) -> tensor<1x16x16x32xf32>
+// Tests that a chain of 1x1 convolutions, two of them strided, goes
+// channels-last. Under one thread per output a channels-first strided
+// conv reads every other input element (half of each sector) while
+// channels-last lanes read consecutive channels (2375680 -> 1327104 and
+// 606208 -> 344064 fetched bytes); with 16 channels at both edges the
+// conversions are tiled transposes (coalesced), so the chain costs 3629056
+// bytes instead of 4382720, and the fused program agrees (3629312 against
+// 4384768 fetched, bwc.layout_check). Constant filters are stored
+// [K..., C, F] at compile time, the per-channel bias [64, 1, 1] becomes
+// [1, 1, 1, 64]; the chain's inside has no transpose.
+// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3629312 : i64, nchw_fetched_bytes = 4384768 : i64}}
+// CHECK-NEXT: func.func @main
+// CHECK-NEXT: %[[X:.*]] = bwc.transpose %arg0 perm = [0, 2, 3, 1] : (tensor<1x16x64x64xf32>) -> tensor<1x64x64x16xf32>
+// CHECK-NEXT: %[[W0:.*]] = bwc.constant dense<5.000000e-01> : tensor<1x1x16x64xf32>
+// CHECK-NEXT: %[[C0:.*]] = bwc.conv %[[X]], %[[W0]] {{.*}} {bwc.layout = "nhwc", bwc.layout_cost = {chain = 0 : i64, chain_bytes = 3629056 : i64, chain_nchw_bytes = 4382720 : i64, nchw_bytes = 1314816 : i64, nhwc_bytes = 1314816 : i64}, channels_last} : (tensor<1x64x64x16xf32>, tensor<1x1x16x64xf32>) -> tensor<1x64x64x64xf32>
+// CHECK-NEXT: %[[R0:.*]] = bwc.unary relu %[[C0]] : (tensor<1x64x64x64xf32>) -> tensor<1x64x64x64xf32>
+// CHECK-NEXT: %[[B:.*]] = bwc.constant dense<2.500000e-01> : tensor<1x1x1x64xf32>
+// CHECK-NEXT: %[[A:.*]] = bwc.binary add %[[R0]], %[[B]] : (tensor<1x64x64x64xf32>, tensor<1x1x1x64xf32>) -> tensor<1x64x64x64xf32>
+// CHECK-NEXT: %[[W1:.*]] = bwc.constant dense<5.000000e-01> : tensor<1x1x64x64xf32>
+// CHECK-NEXT: bwc.conv %[[A]], %[[W1]] strides = [2, 2] {{.*}} {bwc.layout = "nhwc", bwc.layout_cost = {chain = 0 : i64, chain_bytes = 3629056 : i64, chain_nchw_bytes = 4382720 : i64, nchw_bytes = 2375680 : i64, nhwc_bytes = 1327104 : i64}, channels_last} : (tensor<1x64x64x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x32x32x64xf32>
 // CHECK-NEXT: bwc.unary relu
-// CHECK-NEXT: bwc.constant dense<5.000000e-01> : tensor<1x1x32x8xf32>
-// CHECK-NEXT: %[[C2:.*]] = bwc.conv {{.*}} channels_last} : (tensor<1x16x16x32xf32>, tensor<1x1x32x8xf32>) -> tensor<1x16x16x8xf32>
-// CHECK-NEXT: %[[Y:.*]] = bwc.transpose %[[C2]] perm = [0, 3, 1, 2] : (tensor<1x16x16x8xf32>) -> tensor<1x8x16x16xf32>
-// CHECK-NEXT: return %[[Y]]
-// NCHW-LABEL: func.func @chain
+// CHECK-NEXT: bwc.constant
+// CHECK-NEXT: bwc.conv {{.*}} strides = [2, 2] {{.*}}channels_last} : (tensor<1x32x32x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x16x16x64xf32>
+// CHECK-NEXT: bwc.unary relu
+// CHECK-NEXT: bwc.constant dense<5.000000e-01> : tensor<1x1x64x16xf32>
+// CHECK-NEXT: %[[C3:.*]] = bwc.conv {{.*}} channels_last} : (tensor<1x16x16x64xf32>, tensor<1x1x64x16xf32>) -> tensor<1x16x16x16xf32>
+// CHECK-NEXT: %[[Y:.*]] = bwc.transpose %[[C3]] perm = [0, 3, 1, 2] : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+// CHECK-NEXT: %[[R3:.*]] = bwc.unary relu %[[Y]]
+// CHECK-NEXT: return %[[R3]]
+// NCHW-LABEL: func.func @main
 // NCHW-NOT: bwc.transpose
 // NCHW-NOT: channels_last
 // NCHW: return
-func.func @chain(%x: tensor<1x8x32x32xf32>) -> tensor<1x8x16x16xf32> {
-  %w0 = bwc.constant dense<[[[[0.5]], [[0.25]], [[0.5]], [[0.25]], [[0.5]], [[0.25]], [[0.5]], [[0.125]]]]> : tensor<1x8x1x1xf32>
-  %wb = bwc.broadcast %w0 : (tensor<1x8x1x1xf32>) -> tensor<32x8x1x1xf32>
-  %c0 = bwc.conv %x, %wb strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x8x32x32xf32>, tensor<32x8x1x1xf32>) -> tensor<1x32x32x32xf32>
-  %r0 = bwc.unary relu %c0 : (tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
-  %b = bwc.constant dense<0.25> : tensor<32x1x1xf32>
-  %a = bwc.binary add %r0, %b : (tensor<1x32x32x32xf32>, tensor<32x1x1xf32>) -> tensor<1x32x32x32xf32>
-  %w1 = bwc.constant dense<0.5> : tensor<32x32x1x1xf32>
-  %c1 = bwc.conv %a, %w1 strides = [2, 2] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x32x32x32xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x16x16xf32>
-  %r1 = bwc.unary relu %c1 : (tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
-  %w2 = bwc.constant dense<0.5> : tensor<8x32x1x1xf32>
-  %c2 = bwc.conv %r1, %w2 strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x32x16x16xf32>, tensor<8x32x1x1xf32>) -> tensor<1x8x16x16xf32>
-  return %c2 : tensor<1x8x16x16xf32>
+func.func @main(%x: tensor<1x16x64x64xf32>) -> tensor<1x16x16x16xf32> {
+  %w0 = bwc.constant dense<0.5> : tensor<64x16x1x1xf32>
+  %c0 = bwc.conv %x, %w0 strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x16x64x64xf32>, tensor<64x16x1x1xf32>) -> tensor<1x64x64x64xf32>
+  %r0 = bwc.unary relu %c0 : (tensor<1x64x64x64xf32>) -> tensor<1x64x64x64xf32>
+  %b = bwc.constant dense<0.25> : tensor<64x1x1xf32>
+  %a = bwc.binary add %r0, %b : (tensor<1x64x64x64xf32>, tensor<64x1x1xf32>) -> tensor<1x64x64x64xf32>
+  %w1 = bwc.constant dense<0.5> : tensor<64x64x1x1xf32>
+  %c1 = bwc.conv %a, %w1 strides = [2, 2] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x64x64x64xf32>, tensor<64x64x1x1xf32>) -> tensor<1x64x32x32xf32>
+  %r1 = bwc.unary relu %c1 : (tensor<1x64x32x32xf32>) -> tensor<1x64x32x32xf32>
+  %w2 = bwc.constant dense<0.5> : tensor<64x64x1x1xf32>
+  %c2 = bwc.conv %r1, %w2 strides = [2, 2] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x64x32x32xf32>, tensor<64x64x1x1xf32>) -> tensor<1x64x16x16xf32>
+  %r2 = bwc.unary relu %c2 : (tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32>
+  %w3 = bwc.constant dense<0.5> : tensor<16x64x1x1xf32>
+  %c3 = bwc.conv %r2, %w3 strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x64x16x16xf32>, tensor<16x64x1x1xf32>) -> tensor<1x16x16x16xf32>
+  %r3 = bwc.unary relu %c3 : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  return %r3 : tensor<1x16x16x16xf32>
+}
+
+// -----
+
+// Tests that the labeling is per op, not per chain (an exact minimum cut):
+// the chain above followed by a 1x1 conv expanding 16 -> 128 channels.
+// Moving that conv too would convert its 128 KiB output instead of the
+// 16 KiB tensor before it, so the layout changes back at the smallest
+// tensor (3784704 priced, 3784704 fetched once fused, against 4538368).
+// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3784704 : i64, nchw_fetched_bytes = 4538368 : i64}}
+// CHECK-NEXT: func.func @main
+// CHECK: bwc.transpose %arg0 perm = [0, 2, 3, 1]
+// CHECK: bwc.conv {{.*}}bwc.layout = "nhwc", bwc.layout_cost = {chain = 0 : i64, chain_bytes = 3784704 : i64, chain_nchw_bytes = 4538368 : i64
+// CHECK: bwc.conv {{.*}}strides = [2, 2] {{.*}}bwc.layout = "nhwc"
+// CHECK: bwc.conv {{.*}}strides = [2, 2] {{.*}}bwc.layout = "nhwc"
+// CHECK: %[[C3:.*]] = bwc.conv {{.*}}bwc.layout = "nhwc"{{.*}} -> tensor<1x16x16x16xf32>
+// CHECK-NEXT: %[[B:.*]] = bwc.transpose %[[C3]] perm = [0, 3, 1, 2] : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+// CHECK-NEXT: bwc.unary relu %[[B]] : (tensor<1x16x16x16xf32>)
+// CHECK: bwc.conv {{.*}}bwc.layout = "nchw"{{.*}} : (tensor<1x16x16x16xf32>, tensor<128x16x1x1xf32>) -> tensor<1x128x16x16xf32>
+// CHECK-NOT: bwc.transpose
+// CHECK: return
+// NHWC-LABEL: func.func @main
+// NHWC: bwc.transpose %arg0 perm = [0, 2, 3, 1] : (tensor<1x16x64x64xf32>)
+// NHWC: bwc.layout = "nhwc"{{.*}} -> tensor<1x16x16x128xf32>
+func.func @main(%x: tensor<1x16x64x64xf32>) -> tensor<1x128x16x16xf32> {
+  %w0 = bwc.constant dense<0.5> : tensor<64x16x1x1xf32>
+  %c0 = bwc.conv %x, %w0 strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x16x64x64xf32>, tensor<64x16x1x1xf32>) -> tensor<1x64x64x64xf32>
+  %r0 = bwc.unary relu %c0 : (tensor<1x64x64x64xf32>) -> tensor<1x64x64x64xf32>
+  %w1 = bwc.constant dense<0.5> : tensor<64x64x1x1xf32>
+  %c1 = bwc.conv %r0, %w1 strides = [2, 2] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x64x64x64xf32>, tensor<64x64x1x1xf32>) -> tensor<1x64x32x32xf32>
+  %r1 = bwc.unary relu %c1 : (tensor<1x64x32x32xf32>) -> tensor<1x64x32x32xf32>
+  %w2 = bwc.constant dense<0.5> : tensor<64x64x1x1xf32>
+  %c2 = bwc.conv %r1, %w2 strides = [2, 2] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x64x32x32xf32>, tensor<64x64x1x1xf32>) -> tensor<1x64x16x16xf32>
+  %r2 = bwc.unary relu %c2 : (tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32>
+  %w3 = bwc.constant dense<0.5> : tensor<16x64x1x1xf32>
+  %c3 = bwc.conv %r2, %w3 strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x64x16x16xf32>, tensor<16x64x1x1xf32>) -> tensor<1x16x16x16xf32>
+  %r3 = bwc.unary relu %c3 : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %w4 = bwc.constant dense<0.5> : tensor<128x16x1x1xf32>
+  %c4 = bwc.conv %r3, %w4 strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 : (tensor<1x16x16x16xf32>, tensor<128x16x1x1xf32>) -> tensor<1x128x16x16xf32>
+  %r4 = bwc.unary relu %c4 : (tensor<1x128x16x16xf32>) -> tensor<1x128x16x16xf32>
+  return %r4 : tensor<1x128x16x16xf32>
 }
 
 // -----
 
 // Tests that a lone strided conv stays channels-first: its saving
-// (299008 -> 167936 fetched bytes) is less than converting its 128 KiB
-// input and 32 KiB output (327680 bytes). mode=nhwc converts it anyway.
+// (299008 -> 167936 fetched bytes) is less than the two transposes it
+// would need (a read and a write of its 128 KiB input and 32 KiB output,
+// at least 327680 bytes). mode=nhwc converts it anyway.
 // CHECK-LABEL: func.func @lone
 // CHECK-NOT: bwc.transpose
-// CHECK: bwc.conv %arg0, %{{.*}} {bwc.layout = "nchw", bwc.layout_cost = {boundary_bytes = 327680 : i64, chain = 0 : i64, nchw_bytes = 299008 : i64, nhwc_bytes = 495616 : i64}} : (tensor<1x32x32x32xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x16x16xf32>
+// CHECK: bwc.conv %arg0, %{{.*}} {bwc.layout = "nchw", bwc.layout_cost = {chain = 0 : i64, chain_bytes = 299008 : i64, chain_nchw_bytes = 299008 : i64, nchw_bytes = 299008 : i64, nhwc_bytes = 167936 : i64}} : (tensor<1x32x32x32xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x16x16xf32>
 // NHWC-LABEL: func.func @lone
 // NHWC: bwc.transpose %arg0 perm = [0, 2, 3, 1]
 // NHWC: bwc.conv {{.*}}bwc.layout = "nhwc"{{.*}}channels_last} : (tensor<1x32x32x32xf32>, tensor<1x1x32x32xf32>) -> tensor<1x16x16x32xf32>

@@ -186,27 +186,30 @@ def ApplyTuningPass : Pass<"bwc-apply-tuning", "::mlir::ModuleOp"> {
 }
 
 def SelectLayoutPass : Pass<"bwc-select-layout", "::mlir::ModuleOp"> {
-  let summary = "Channels-last convolution chains where the access model says "
+  let summary = "Channels-last convolutions where the access model says "
                 "they pay; transposed constants baked";
   let description = [{
     Runs on the tensor program before fusion. Groups convolutions and pools
     with the ops between them that do not depend on dim order (elementwise,
     cast, concat, pad, slice, resize, keepdims reductions) into chains of
-    one rank, prices each chain with the access model in channels-first and
-    channels-last order (plus a read and a write of every tensor the chain
-    exchanges with the rest of the program), and rewrites the chains where
-    channels-last is cheaper: `channels_last` on their convs and pools,
-    filters stored `[K..., C/groups, F]` at compile time, `bwc.transpose`
-    at the chain's edges (graph inputs and outputs keep their layout).
-    Records `bwc.layout` ("nchw" or "nhwc") and `bwc.layout_cost`
-    (`chain`, `nchw_bytes`, `nhwc_bytes`, `boundary_bytes`) on every conv
-    and pool. Every transpose of a constant becomes a transposed constant,
+    one rank. Prices each conv and pool with the access model in
+    channels-first and channels-last order, and each layout change as a
+    read and a write of the tensor it converts, then labels every op of a
+    chain with the cheapest assignment (an exact minimum s-t cut,
+    include/bwc/Analysis/MinCut.h; ties stay channels-first).
+    Channels-last ops get `channels_last` (convs, pools) and permuted
+    per-dim attributes, filters are stored `[K..., C/groups, F]` at compile
+    time, and `bwc.transpose` ops sit where labels change (graph inputs and
+    outputs keep their layout). Records `bwc.layout` ("nchw" or "nhwc") and
+    `bwc.layout_cost` (`chain`, the op's `nchw_bytes` and `nhwc_bytes`, the
+    chain's `chain_nchw_bytes` and chosen `chain_bytes`) on every conv and
+    pool. Every transpose of a constant becomes a transposed constant,
     whatever its size.
 
     Example:
     ```mlir
     %y = bwc.conv %xt, %w_hwio strides = [1, 1] ... {bwc.layout = "nhwc",
-        bwc.layout_cost = {boundary_bytes = ..., chain = 0 : i64, ...},
+        bwc.layout_cost = {chain = 0 : i64, chain_bytes = ..., ...},
         channels_last} : (tensor<1x8x8x16xf32>, tensor<3x3x16x16xf32>)
         -> tensor<1x8x8x16xf32>
     ```
