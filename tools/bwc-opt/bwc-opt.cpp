@@ -18,6 +18,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -88,7 +89,10 @@ int main(int argc, char **argv) {
       return 1;
     std::string text;
     llvm::raw_string_ostream os(text);
-    module->print(os, OpPrintingFlags().enableDebugInfo(false));
+    // The text is re-parsed below: keep every weight (the elision option
+    // above is for the final output only).
+    module->print(os, OpPrintingFlags().enableDebugInfo(false).elideLargeResourceString(
+                          std::numeric_limits<int64_t>::max()));
     buffer = llvm::MemoryBuffer::getMemBufferCopy(text, inputFile);
   } else {
     buffer = openInputFile(inputFile, &errorMessage);
