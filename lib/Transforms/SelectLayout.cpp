@@ -136,7 +136,7 @@ ElementsAttr permuteConstant(ElementsAttr attr, ArrayRef<int64_t> logical,
   return DenseElementsAttr::getFromRawBuffer(type, out);
 }
 
-/// One chain: its ops in program order and the layout decision.
+/// One chain: its ops in program order and their rank.
 struct Chain {
   SmallVector<Operation *> ops;
   int64_t rank = 0;
@@ -190,7 +190,7 @@ struct Prices {
   }
 
   /// The cheapest labeling: an exact minimum s-t cut (source side =
-  /// channels-first). A ties keeps channels-first.
+  /// channels-first). A tie keeps channels-first.
   DenseMap<Operation *, bool> cheapest() const {
     MinCut g;
     DenseMap<Operation *, int> node;
