@@ -21,7 +21,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.bwc_tools_dir, config.llvm_tools_dir]
-tools = ["bwc-opt", "bwc-compile", "bwc-run"]
+tools = ["bwc-opt", "bwc-compile", "bwc-run", "bwc-tune-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ../shared/models (real models with reference outputs) sits beside the

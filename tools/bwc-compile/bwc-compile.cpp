@@ -115,6 +115,16 @@ static cl::opt<std::string> tuningCache(
     cl::desc("CUDA: JSON file of measured kernel configurations by GPU and "
              "kernel signature; read by every compile, written by --tune"),
     cl::value_desc("file"));
+static cl::opt<std::string> tuneExport(
+    "tune-export",
+    cl::desc("CUDA: write every distinct kernel's candidate configurations, "
+             "as PTX, into DIR for bwc-tune-run on a GPU machine"),
+    cl::value_desc("dir"));
+static cl::opt<std::string> tuneImport(
+    "tune-import",
+    cl::desc("CUDA: merge the times bwc-tune-run wrote to DIR/results.tsv "
+             "into --tuning-cache, then compile with it"),
+    cl::value_desc("dir"));
 static cl::opt<std::string>
     tuneGpu("tune-gpu",
             cl::desc("Without --tune: the GPU whose --tuning-cache entries to "
@@ -428,6 +438,17 @@ int main(int argc, char **argv) {
     llvm::errs() << "bwc-compile: --sm-count expects a positive count\n";
     return 1;
   }
+  if ((!tuneExport.empty() || !tuneImport.empty()) && target != "cuda") {
+    llvm::errs() << "bwc-compile: --tune-export and --tune-import expect "
+                    "--target=cuda but got --target="
+                 << target << "\n";
+    return 1;
+  }
+  if (!tuneImport.empty() && (tuningCache.empty() || tune)) {
+    llvm::errs() << "bwc-compile: --tune-import expects --tuning-cache=FILE "
+                    "and no --tune\n";
+    return 1;
+  }
   if ((tune || !tuningCache.empty() || !tuneGpu.empty()) && target != "cuda") {
     llvm::errs() << "bwc-compile: --tune, --tuning-cache and --tune-gpu "
                     "expect --target=cuda but got --target="
@@ -522,6 +543,22 @@ int main(int argc, char **argv) {
     return 1;
   artifact->target = target;
   program.erase();
+  if (!tuneExport.empty()) {
+    mlir::bwc::CudaOptions cuda;
+    cuda.smCount = smCount;
+    cuda.tile = tile == "default";
+    cuda.tileEmitters = tileEmitters;
+    if (failed(mlir::bwc::exportTuningBundle(*module, cuda, tuneExport)))
+      return 1;
+  }
+  if (!tuneImport.empty()) {
+    FailureOr<std::string> gpu = mlir::bwc::importTuningResults(
+        &ctx, tuneImport, tuningCache, mlir::bwc::TuneOptions().margin);
+    if (failed(gpu))
+      return 1;
+    if (tuneGpu.empty())
+      tuneGpu = *gpu;
+  }
   if (tune) {
     mlir::bwc::TuneOptions options;
     options.cuda.smCount = smCount;

@@ -19,7 +19,10 @@
 #include "bwc/Transforms/TuningCache.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <functional>
@@ -181,4 +184,144 @@ FailureOr<std::string> mlir::bwc::tuneKernels(ModuleOp module,
   if (failed(writeTuningCache(options.cachePath, *cache, error)))
     return module.emitError() << error, failure();
   return timer.gpuName();
+}
+
+LogicalResult mlir::bwc::exportTuningBundle(ModuleOp module,
+                                            const CudaOptions &cuda,
+                                            StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return module.emitError() << "--tune-export: cannot create '" << dir
+                              << "': " << ec.message(),
+           failure();
+  std::string bundle;
+  llvm::raw_string_ostream os(bundle);
+  os << "# bwc tuning bundle v1: signature, kernel, entry, grid, block, "
+        "buffer bytes, ptx file, configuration\n";
+  int count = 0;
+  auto visit = [&](func::FuncOp kernel, const std::string &signature,
+                   ArrayRef<TileCandidate> candidates) -> LogicalResult {
+    std::string bytes;
+    for (size_t b : bufferBytes(kernel))
+      bytes += (bytes.empty() ? "" : ",") + std::to_string(b);
+    for (const TileCandidate &c : candidates) {
+      std::string skip;
+      FailureOr<std::string> ptx = compileCandidate(kernel, c.config, skip);
+      if (failed(ptx)) {
+        kernel.emitRemark() << "--tune-export skips configuration "
+                            << c.config << ": " << skip;
+        continue;
+      }
+      std::string file = "c" + std::to_string(count++) + ".ptx";
+      std::string path = (dir + "/" + file).str();
+      std::error_code ec;
+      llvm::raw_fd_ostream out(path, ec);
+      if (ec)
+        return kernel.emitError() << "--tune-export: cannot write '" << path
+                                  << "': " << ec.message(),
+               failure();
+      out << *ptx;
+      std::string config;
+      llvm::raw_string_ostream cs(config);
+      c.config.print(cs);
+      os << signature << '\t' << kernel.getName() << '\t'
+         << kernel.getName() << kPackedSuffix << '\t'
+         << configInt(c.config, "grid") << '\t'
+         << configInt(c.config, "block") << '\t' << bytes << '\t' << file
+         << '\t' << config << '\n';
+    }
+    return success();
+  };
+  if (failed(forEachDistinctKernel(module, cuda, visit)))
+    return failure();
+  std::string path = (dir + "/bundle.tsv").str();
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec);
+  if (ec)
+    return module.emitError() << "--tune-export: cannot write '" << path
+                              << "': " << ec.message(),
+           failure();
+  out << bundle;
+  return success();
+}
+
+FailureOr<std::string> mlir::bwc::importTuningResults(MLIRContext *ctx,
+                                                      StringRef dir,
+                                                      StringRef cachePath,
+                                                      double margin) {
+  auto fail = [&](const Twine &why) -> FailureOr<std::string> {
+    emitError(UnknownLoc::get(ctx)) << "--tune-import: " << why;
+    return failure();
+  };
+  auto readLines = [&](StringRef file, SmallVectorImpl<std::string> &lines)
+      -> LogicalResult {
+    auto buffer = llvm::MemoryBuffer::getFile((dir + "/" + file).str());
+    if (!buffer)
+      return failure();
+    SmallVector<StringRef> split;
+    (*buffer)->getBuffer().split(split, '\n', -1, false);
+    for (StringRef l : split)
+      lines.push_back(l.str());
+    return success();
+  };
+  SmallVector<std::string> bundle, results;
+  if (failed(readLines("bundle.tsv", bundle)))
+    return fail("cannot read " + dir + "/bundle.tsv");
+  if (failed(readLines("results.tsv", results)))
+    return fail("cannot read " + dir + "/results.tsv (run bwc-tune-run " +
+                dir + " on the GPU machine first)");
+  // PTX file -> its time, from bwc-tune-run.
+  std::string gpu;
+  llvm::StringMap<double> times;
+  for (auto [n, line] : llvm::enumerate(results)) {
+    SmallVector<StringRef> f;
+    StringRef(line).split(f, '\t');
+    std::string where = (dir + "/results.tsv:" + Twine(n + 1)).str();
+    if (f.size() == 2 && f[0] == "# gpu") {
+      gpu = f[1].str();
+      continue;
+    }
+    double ms;
+    if (f.size() < 2 || (f[1] != "skip" && f[1].getAsDouble(ms)))
+      return fail(where + ": expects 'PTX-FILE<TAB>MS' or "
+                          "'PTX-FILE<TAB>skip<TAB>WHY' but got '" + line + "'");
+    if (f[1] != "skip")
+      times[f[0]] = ms;
+  }
+  if (gpu.empty())
+    return fail(dir + "/results.tsv names no GPU ('# gpu<TAB>NAME')");
+  std::string error;
+  FailureOr<TuningCache> cache =
+      readTuningCache(cachePath, ctx, /*mayBeMissing=*/true, error);
+  if (failed(cache))
+    return fail(error);
+  std::map<std::string, TuningEntry> entries;
+  for (auto [n, line] : llvm::enumerate(bundle)) {
+    if (StringRef(line).starts_with("#"))
+      continue;
+    SmallVector<StringRef> f;
+    StringRef(line).split(f, '\t');
+    std::string where = (dir + "/bundle.tsv:" + Twine(n + 1)).str();
+    if (f.size() != 8)
+      return fail(where + ": expects 8 tab-separated fields but got " +
+                  Twine(f.size()));
+    auto config = dyn_cast_or_null<DictionaryAttr>(parseAttribute(f[7], ctx));
+    if (!config)
+      return fail(where + ": expects a configuration dictionary but got '" +
+                  f[7] + "'");
+    TuningEntry &entry = entries[f[0].str()];
+    entry.kernel = f[1].str();
+    auto it = times.find(f[6]);
+    if (it != times.end())
+      entry.candidates.push_back({config, it->second});
+  }
+  for (auto &[signature, entry] : entries) {
+    if (entry.candidates.empty())
+      return fail("no candidate of kernel " + entry.kernel + " (signature " +
+                  signature + ") was timed in " + dir + "/results.tsv");
+    chooseFastest(entry, margin);
+    cache->gpus[gpu][signature] = std::move(entry);
+  }
+  if (failed(writeTuningCache(cachePath, *cache, error)))
+    return fail(error);
+  return gpu;
 }

@@ -37,6 +37,23 @@ struct TuneOptions {
 FailureOr<std::string> tuneKernels(ModuleOp module,
                                    const TuneOptions &options);
 
+/// `bwc-compile --tune-export=DIR`, for a GPU machine without LLVM: writes
+/// each distinct kernel's candidate configurations of `module` (outlined,
+/// not yet configured; left unchanged), compiled to PTX, into DIR:
+/// `bundle.tsv` (one line per candidate: signature, kernel, entry, grid,
+/// block, buffer bytes, PTX file, configuration) and one `.ptx` per
+/// candidate. `bwc-tune-run DIR` times them there.
+LogicalResult exportTuningBundle(ModuleOp module, const CudaOptions &cuda,
+                                 StringRef dir);
+
+/// `bwc-compile --tune-import=DIR`: merges the times `bwc-tune-run` wrote
+/// to DIR/results.tsv, for the candidates of DIR/bundle.tsv, into the
+/// cache at `cachePath` (created when missing), choosing as `--tune` does.
+/// Returns the GPU's name. Errors name the file and line.
+FailureOr<std::string> importTuningResults(MLIRContext *ctx, StringRef dir,
+                                           StringRef cachePath,
+                                           double margin);
+
 } // namespace mlir::bwc
 
 #endif // BWC_TARGET_CUDA_TUNER_H
