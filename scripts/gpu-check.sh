@@ -30,7 +30,7 @@ note() { echo "gpu-check: $*" | tee -a "$res/notes.txt"; }
 run=${BWC_RUN:-$build/bin/bwc-run}
 if [ -z "${BWC_RUN:-}" ] &&
    ! { cmake -S . -B "$build" -DBWC_RUNTIME_ONLY=ON -DCMAKE_BUILD_TYPE=Release &&
-       cmake --build "$build" -j "$(nproc)" --target bwc-run; } > "$res/build.log" 2>&1; then
+       cmake --build "$build" -j "$(nproc)" --target bwc-run bwc-tune-run; } > "$res/build.log" 2>&1; then
   note "the runtime does not build (see $res/build.log)"; tail -20 "$res/build.log"; exit 1
 fi
 run_dir=$(cd "$(dirname "$run")" && pwd)
@@ -93,6 +93,21 @@ if [ -f "$out/artifacts/ppocr_det.b8.nolayout.bwc" ] && [ -f "$out/artifacts/ppo
     > "$res/layout-ppocr_det.b8.txt" 2>&1 ||
     note "layout comparison failed: $(tail -1 "$res/layout-ppocr_det.b8.txt")"
 fi
+
+# 5c. Tuning: time every bundle's candidates (bwc-compile --tune-export
+# made them); bundle.tsv and results.tsv come back under results/tune/NAME
+# for bwc-compile --tune-import there.
+tune_run=$(dirname "$run")/bwc-tune-run
+for dir in "$out"/tune/*/; do
+  [ -f "$dir/bundle.tsv" ] || continue
+  name=$(basename "$dir")
+  mkdir -p "$res/tune/$name"
+  if timeout "$case_timeout" "$tune_run" "$dir" > "$res/tune/$name/run.txt" 2>&1; then
+    cp "$dir/bundle.tsv" "$dir/results.tsv" "$res/tune/$name/"
+  else
+    note "tuning $name failed: $(tail -1 "$res/tune/$name/run.txt")"
+  fi
+done
 
 # 6. The peers, in the same run.
 if [ -n "${SKIP_PEERS:-}" ]; then

@@ -104,6 +104,25 @@ while read -r dir; do
 done < "$out/micro.txt"
 rm -f "$out/micro.txt"
 
+# Tuning bundles (issue 10's --tune, split because the GPU machine has no
+# LLVM): every distinct kernel's candidate configurations as PTX, timed
+# there by bwc-tune-run; merge the results back here with bwc-compile
+# --tune-import=RESULTS/tune/NAME --tuning-cache=FILE.
+tune() { # NAME MODEL FLAGS...
+  local name=$1 model=$2
+  shift 2
+  BWC_PTXAS=none "$bin/bwc-compile" "$model" --target=cuda "$@" --tune-export="$out/tune/$name" \
+    -o "$out/tune/$name.bwc" 2> "$out/tune/$name.err" ||
+    { echo "prepare-gpu-check: no tuning bundle for $name:" >&2; head -3 "$out/tune/$name.err" >&2; }
+  rm -f "$out/tune/$name.bwc" "$out/tune/$name.err"
+}
+mkdir -p "$out/tune"
+[ -n "${SKIP_MODELS:-}" ] ||
+  tune ppocr_det "$SHARED/models/ppocr_det/model.onnx" --input-shape=x=1x3x320x320
+while IFS=$'\t' read -r name kind _; do
+  [ "$kind" = micro ] && [[ $name != *bf16 ]] && tune "$name" "$out/cases/$name/model.onnx"
+done < "$manifest"
+
 cp "$SHARED/bench/peers_torch.py" "$out/" 2>/dev/null ||
   echo "prepare-gpu-check: no $SHARED/bench/peers_torch.py (gpu-check skips the peers)" >&2
 size=$(du -sm "$out" | cut -f1)

@@ -55,4 +55,11 @@ grep -q '^layernorm_fp32 .* PASS .* 0\.3 *0\.5$' "$tmp/table.txt" ||
   { echo "FAIL: the layernorm row lacks the canned peer figures"; exit 1; }
 grep -q '^smoke .* PASS ' "$tmp/table.txt"
 grep -q '^9 passed, 0 failed$' "$tmp/table.txt"
+# Tuning bundles made here (--target=cuda), timed there by bwc-tune-run
+# (the fake driver), merged back here by bwc-compile --tune-import.
+bundle=$tmp/out/results/tune/layernorm_fp32
+[ -f "$bundle/results.tsv" ] || { echo "FAIL: no tuning results for layernorm_fp32"; exit 1; }
+BWC_PTXAS=none "$build/bin/bwc-compile" "$tmp/out/cases/layernorm_fp32/model.onnx" \
+  --target=cuda --tune-import="$bundle" --tuning-cache="$tmp/cache.json" -o "$tmp/tuned.bwc"
+grep -q '"Fake CUDA device"' "$tmp/cache.json"
 echo "gpu-check scripts: OK"
