@@ -112,14 +112,20 @@ LogicalResult cuda::emitLoopKernel(OpBuilder &b, KernelContext &k) {
         j ? arith::AddIOp::create(b, loc, base, indexConstant(b, loc, j))
                 .getResult()
           : base);
-  for (auto [value, buffer] : llvm::zip(results, k.outputs)) {
-    SmallVector<Value> scalars;
+  // Every output's elements are computed before any is stored: a result
+  // written in place over an input (bwc.inplace) must not be stored while
+  // another output still reads that input at the same positions.
+  SmallVector<SmallVector<Value>> computed;
+  for (Value value : results) {
+    SmallVector<Value> &scalars = computed.emplace_back();
     for (Value p : positions) {
       FailureOr<Value> s = k.elements.emitLinear(b, loc, value, p);
       if (failed(s))
         return failure();
       scalars.push_back(*s);
     }
+  }
+  for (auto [scalars, buffer] : llvm::zip(computed, k.outputs)) {
     if (*vector == 1) {
       memref::StoreOp::create(b, loc, scalars.front(), buffer, base);
       continue;
@@ -151,21 +157,50 @@ LogicalResult cuda::emitThreadPerOutputKernel(OpBuilder &b, KernelContext &k) {
   auto loop = scf::ForOp::create(b, loc, gid, indexConstant(b, loc, n), stride);
   b.setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
-  for (auto [value, buffer] : llvm::zip(results, k.outputs)) {
-    OpBuilder::InsertionGuard guard(b);
-    if (numElements(value) != n) {
-      Value inside = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ult, i,
-          indexConstant(b, loc, numElements(value)));
-      auto guarded = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-      b.setInsertionPointToStart(&guarded.getThenRegion().front());
+  // As in the loop emitter, every output is computed before any is stored
+  // (an output in place over an input another output reads).
+  auto inside = [&](Value value) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
+                                 indexConstant(b, loc, numElements(value)));
+  };
+  SmallVector<Value> computed;
+  for (Value value : results) {
+    if (numElements(value) == n) {
+      FailureOr<Value> s = k.elements.emitLinear(b, loc, value, i);
+      if (failed(s))
+        return failure();
+      computed.push_back(*s);
+      continue;
     }
-    FailureOr<Value> s = k.elements.emitLinear(b, loc, value, i);
-    if (failed(s))
-      return failure();
-    memref::StoreOp::create(b, loc, *s, buffer, i);
+    // A shorter output: its element where it exists, a zero elsewhere
+    // (never stored).
+    Type element = cast<ShapedType>(value.getType()).getElementType();
+    auto guarded = scf::IfOp::create(b, loc, TypeRange{element}, inside(value),
+                                     /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&guarded.getThenRegion().front());
+      FailureOr<Value> s = k.elements.emitLinear(b, loc, value, i);
+      if (failed(s))
+        return failure();
+      scf::YieldOp::create(b, loc, *s);
+      b.setInsertionPointToStart(&guarded.getElseRegion().front());
+      scf::YieldOp::create(
+          b, loc,
+          arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(element)))
+              .getResult());
+    }
     // Code cached inside the guard does not dominate the next output.
     k.elements.clearCache();
+    computed.push_back(guarded.getResult(0));
+  }
+  for (auto [value, s, buffer] : llvm::zip(results, computed, k.outputs)) {
+    OpBuilder::InsertionGuard guard(b);
+    if (numElements(value) != n) {
+      auto store = scf::IfOp::create(b, loc, inside(value), /*withElse=*/false);
+      b.setInsertionPointToStart(&store.getThenRegion().front());
+    }
+    memref::StoreOp::create(b, loc, s, buffer, i);
   }
   b.setInsertionPointAfter(loop);
   k.elements.clearCache();
