@@ -32,7 +32,7 @@
 // barrier before the next group; then the epilogue walks the positions
 // again (8 per step, then the rest) and stores exp(x - max) / sum at each.
 // GPU-LABEL: gpu.func @main_k1_fusion_reduction_bwc
-// GPU-SAME: workgroup(%[[MAX:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: workgroup(%[[MAX:.*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SUM:.*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: emitter = "column_reduction"
 // GPU-SAME: passes = 3 : i64, slices = 32 : i64, unroll = 8 : i64
 // GPU: scf.for
@@ -65,7 +65,7 @@
 // columns, 1024 threads each (32 slices), 8 loads per unrolled step (the
 // positions s + u * 32), the rest one at a time, and the store by slice 0.
 // GPU-LABEL: gpu.func @main_k0_fusion_reduction_bwc
-// GPU-SAME: workgroup(%[[SLAB:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: workgroup(%[[SLAB:.*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: bwc.config = {block = 1024 : i64, cache_column = 0 : i64, columns_per_block = 32 : i64, elements_per_thread = 512 : i64, emitter = "column_reduction", grid = 128 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 8 : i64}
 // GPU: scf.for %{{.*}} = %c0 to %c16384 step %c256
 // GPU-COUNT-8: memref.load %arg0

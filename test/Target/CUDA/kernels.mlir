@@ -15,7 +15,7 @@
 // tile in each of the 4 read rows, both tiles are loaded in each of the 4
 // write rows (1 x ceil(257/32) x ceil(40/32) = 18 tiles).
 // GPU-LABEL: gpu.func @main_k7_fusion_loop_bwc
-// GPU-SAME: workgroup(%[[RE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>, %[[IM:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: workgroup(%[[RE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[IM:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: emitter = "transpose_tiled"
 // GPU-SAME: grid = 18 : i64
 // GPU-COUNT-4: memref.store %{{.*}}, %[[IM]]
@@ -35,7 +35,7 @@
 // [tx][row], the bias read at the output index; 4 guarded rows per thread
 // on each side of a barrier, and another barrier before the next tile.
 // GPU-LABEL: gpu.func @main_k6_fusion_loop_bwc
-// GPU-SAME: workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: emitter = "transpose_tiled"
 // GPU-SAME: tile = 32 : i64
 // GPU: %[[TX:.*]] = arith.remui %thread_id_x, %c32
@@ -57,7 +57,7 @@
 // a barrier, the epilogue and the store by slice 0 of in-range columns; no
 // shuffles.
 // GPU-LABEL: gpu.func @main_k5_fusion_reduction_bwc
-// GPU-SAME: workgroup(%[[SLAB:.*]] : memref<1024xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: workgroup(%[[SLAB:.*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: columns_per_block = 32 : i64
 // GPU-SAME: emitter = "column_reduction"
 // GPU-SAME: slices = 32 : i64
@@ -111,7 +111,7 @@
 // accumulators (4x4 per thread), multiply then add as the elemental
 // emitter does, guarded stores.
 // GPU-LABEL: gpu.func @main_k2_matmul_bwc
-// GPU-SAME: workgroup(%[[AS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: workgroup(%[[AS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: emitter = "contraction_tiled"
 // GPU: scf.for
 // GPU: scf.for %{{.*}} = %c0{{.*}} to %c48{{.*}} step %c16
@@ -132,14 +132,14 @@
 // them), xor shuffles, shared memory across warps between barriers, the
 // reductions bound.
 // GPU-LABEL: gpu.func @main_k1_fusion_reduction_bwc
-// GPU-SAME: workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// GPU-SAME: workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: cache_row = 1
 // GPU-SAME: emitter = "row_reduction"
 // GPU: gpu.shuffle  xor
 // GPU: gpu.barrier
 // GPU: memref.load %[[SMEM]]
 // PTX-LABEL: .visible .entry main_k1_fusion_reduction_bwc(
-// PTX: .shared .align 4 .b8
+// PTX: .shared .align 16 .b8
 // PTX-COUNT-4: ld.global.b32
 // PTX-NOT: ld.global
 // PTX: shfl.sync.bfly.b32
