@@ -250,6 +250,10 @@ bool CudaExecutor::allocate(std::string &error) {
                "cannot upload " + what, error))
       return false;
   }
+  // As for the inputs (bindInputs): the weights' DMA must land first.
+  if (!check(d.cuCtxSynchronize(), "cannot finish uploading the weights",
+             error))
+    return false;
   std::string().swap(artifact_.weights);
   for (const Launch &l : a.launches) {
     std::vector<CUdeviceptr> args;
@@ -315,7 +319,11 @@ bool CudaExecutor::bindInputs(const std::vector<HostTensor> &inputs,
                "cannot copy input '" + a.inputs[i].name + "' to the GPU",
                error))
       return false;
-  return true;
+  // A copy from pageable memory may return before its DMA lands, and the
+  // launch stream is non-blocking (it does not wait on the NULL stream the
+  // copies use): wait for the copies before any kernel reads them.
+  return check(driver_->api().cuCtxSynchronize(),
+               "cannot finish copying the inputs to the GPU", error);
 }
 
 bool CudaExecutor::run(const std::vector<HostTensor> &inputs,

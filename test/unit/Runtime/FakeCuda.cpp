@@ -178,7 +178,10 @@ CUresult cuDevicePrimaryCtxRelease_v2(int) {
   return 0;
 }
 CUresult cuCtxSetCurrent(void *) { return 0; }
-CUresult cuCtxSynchronize() { return sticky; }
+CUresult cuCtxSynchronize() {
+  log("cuCtxSynchronize");
+  return sticky;
+}
 
 CUresult cuModuleLoadDataEx(Module **m, const void *image, unsigned n,
                             int *options, void **values) {
