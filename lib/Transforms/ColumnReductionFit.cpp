@@ -65,9 +65,27 @@ SmallVector<ReduceOp, 4> mlir::bwc::plainReductions(func::FuncOp kernel) {
   return reduces;
 }
 
+namespace {
+/// Static shared memory a block may use (sm_90 without opt-in).
+constexpr int64_t kSharedBytes = 48 * 1024;
+
+/// Shared bytes per thread of the block: one slab per reduction, holding
+/// its accumulator (f32 for f16/bf16/f32, f64 for f64).
+int64_t slabBytesPerThread(ArrayRef<ReduceOp> reduces) {
+  int64_t bytes = 0;
+  for (ReduceOp r : reduces)
+    bytes += std::max<int64_t>(
+        4, r.getInput().getType().getElementTypeBitWidth() / 8);
+  return bytes;
+}
+} // namespace
+
 bool mlir::bwc::fitsColumnReduction(func::FuncOp kernel) {
   SmallVector<ReduceOp, 4> reduces = plainReductions(kernel);
   if (reduces.empty())
+    return false;
+  // Even one slice of 32 columns must hold every reduction's slab.
+  if (32 * slabBytesPerThread(reduces) > kSharedBytes)
     return false;
   ReduceOp first = reduces.front();
   auto inType = first.getInput().getType();
@@ -146,6 +164,12 @@ ColumnReductionLaunch mlir::bwc::columnReductionLaunch(func::FuncOp kernel,
       std::min<int64_t>(32, maxThreads / l.columnsPerBlock));
   l.slices = std::min<int64_t>(
       l.slices, llvm::PowerOf2Ceil(std::max<int64_t>(l.reduced, 1)));
+  // Every reduction has its own [block] shared slab: at most 48 KiB.
+  int64_t fit = kSharedBytes /
+                (l.columnsPerBlock * std::max<int64_t>(
+                                         1, slabBytesPerThread(reduces)));
+  l.slices = std::min<int64_t>(
+      l.slices, int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(fit, 1)))));
   l.block = l.columnsPerBlock * l.slices;
   l.grid = std::clamp<int64_t>(groups, 1, smCount * (2048 / l.block));
   l.perThread = ceilDiv(l.reduced, l.slices);
