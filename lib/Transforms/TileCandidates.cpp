@@ -217,15 +217,19 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
   kernel.walk([&](Operation *op) {
     windowed |= isa<ConvOp, PoolOp, ReduceOp, ArgReduceOp>(op);
   });
+  // The CUDA driver's matmul: floats summed in f32, 64x64x16 tiles only.
+  auto floatMatmul = [](MatmulOp m) {
+    Type elt = m.getType().getElementType();
+    auto acc = m.getAccTypeAttr();
+    return isa<Float16Type, BFloat16Type, Float32Type>(elt) &&
+           (!acc || acc.getValue().isF32());
+  };
   if (matmul && !windowed && emitter == "thread_per_output" &&
-      allowed.contains("contraction_tiled")) {
+      allowed.contains("contraction_tiled") && floatMatmul(matmul)) {
     auto out2 = matmul.getResult().getType().getShape();
     int64_t m = out2[out2.size() - 2], n = out2.back();
-    // The biggest square tile (64, else 32) that still fills the GPU.
     int64_t batch = matmul.getResult().getType().getNumElements() / (m * n);
     int64_t tm = 64, tk = 16;
-    if (batch * ceilDiv(m, 64) * ceilDiv(n, 64) < 2 * smCount)
-      tm = 32;
     int64_t tn = tm, tiles = batch * ceilDiv(m, tm) * ceilDiv(n, tn);
     out.push_back({withFields(dflt, {{"emitter", name("contraction_tiled")},
                                      {"block", i64(256)},
