@@ -38,14 +38,16 @@ def kernel_table(title, r):
     return "\n".join(lines)
 
 
-def fusion(unfused_path, fused_path):
+def fusion(unfused_path, fused_path, left="--fusion=none", right="fused"):
+    """The two runs side by side; `left`/`right` label them (default: the
+    fusion comparison; BENCH_LABELS="A,B" in compare-fusion.sh)."""
     a, b = load(unfused_path), load(fused_path)
     for path, r in ((unfused_path, a), (fused_path, b)):
         if r is None:
             sys.exit("bench_tables.py: cannot read a bench JSON from '%s'" % path)
-    print(kernel_table("--fusion=none", a))
+    print(kernel_table(left, a))
     print()
-    print(kernel_table("fused (default)", b))
+    print(kernel_table(right + " (default)" if right == "fused" else right, b))
     print()
     ta, tb = a["totals"], b["totals"]
 
@@ -58,7 +60,8 @@ def fusion(unfused_path, fused_path):
             ("% of copy bandwidth", ta["pct_copy"], tb["pct_copy"], "%.1f"),
             ("median latency (ms)", a["latency_ms"]["median"],
              b["latency_ms"]["median"], "%.4f")]
-    print("%-24s %16s %16s %10s" % ("", "--fusion=none", "fused", "none/fused"))
+    print("%-24s %16s %16s %10s" % ("", left[:16], right[:16],
+                                     "none/fused" if left == "--fusion=none" else "left/right"))
     for name, x, y, spec in rows:
         print("%-24s %16s %16s %10s" % (name, fmt(x, spec), fmt(y, spec), ratio(x, y)))
 
@@ -118,8 +121,8 @@ def gpu_check(outdir):
 
 
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "fusion":
-        fusion(sys.argv[2], sys.argv[3])
+    if len(sys.argv) in (4, 6) and sys.argv[1] == "fusion":
+        fusion(*sys.argv[2:])
     elif len(sys.argv) == 3 and sys.argv[1] == "gpu-check":
         sys.exit(0 if gpu_check(sys.argv[2]) else 1)
     else:

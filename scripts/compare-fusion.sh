@@ -55,4 +55,8 @@ for variant in unfused fused; do
     exit 1
   fi
 done
-"${PYTHON:-python3}" python/bench_tables.py fusion "$tmp/unfused.json" "$tmp/fused.json"
+# BENCH_LABELS="LEFT,RIGHT" names the two columns (default: the fusion
+# comparison).
+labels=()
+[ -z "${BENCH_LABELS:-}" ] || labels=("${BENCH_LABELS%%,*}" "${BENCH_LABELS#*,}")
+"${PYTHON:-python3}" python/bench_tables.py fusion "$tmp/unfused.json" "$tmp/fused.json" "${labels[@]}"

@@ -88,7 +88,9 @@ done
 
 # 5b. Layout and tiling passes off vs on (ppocr_det, batch 8), measured.
 if [ -f "$out/artifacts/ppocr_det.b8.nolayout.bwc" ] && [ -f "$out/artifacts/ppocr_det.b8.bwc" ]; then
-  timeout "$case_timeout" bash scripts/compare-fusion.sh --artifacts \
+  BWC_RUN_DIR=$run_dir BENCH_RUNS=$runs BWC_RUN_FLAGS="${peak_flags[*]}" \
+    BENCH_LABELS="no layout/tile,layout+tile" \
+    timeout "$case_timeout" bash scripts/compare-fusion.sh --artifacts \
     "$out/artifacts/ppocr_det.b8.nolayout.bwc" "$out/artifacts/ppocr_det.b8.bwc" \
     > "$res/layout-ppocr_det.b8.txt" 2>&1 ||
     note "layout comparison failed: $(tail -1 "$res/layout-ppocr_det.b8.txt")"
