@@ -8,12 +8,18 @@
 # with a note without torch), then prints one table: case, check, bwc GB/s,
 # % of copy, PyTorch eager and torch.compile GB/s, and "N passed, N failed".
 # Everything goes to OUTDIR/results/; one failing case does not stop the rest.
+# With $OUT set (the device tool's return folder), OUTDIR/results is also
+# packed into $OUT/results.tgz (plus $OUT/summary.txt) when the script
+# exits, even on a timeout: the tool returns few files and no deep folders.
+# Every step has its own timeout well inside the tool's 600 s per call; see
+# docs/runtime-cuda.md "GPU check" for the two-call recipe (peers apart).
 #
 # Usage: scripts/gpu-check.sh OUTDIR
 # Environment: BENCH_RUNS (default 100), PYTHON (default python3),
-# GPU_BUILD_DIR (default build-gpu), CASE_TIMEOUT (s, default 600),
-# PEERS_TIMEOUT (s, default 1800), SKIP_PEERS=1, PEAK_COPY_BYTES (default
-# 1 GiB per buffer), BWC_RUN (use this bwc-run instead of building one).
+# GPU_BUILD_DIR (default build-gpu), CASE_TIMEOUT (s, default 60),
+# DATA_TIMEOUT (s, default 240), PEERS_TIMEOUT (s, default 240),
+# SKIP_PEERS=1, PEAK_COPY_BYTES (default 1 GiB per buffer), BWC_RUN (use
+# this bwc-run instead of building one).
 set -u
 cd "$(dirname "$0")/.."
 [ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
@@ -23,8 +29,12 @@ mkdir -p "$res"
 PYTHON=${PYTHON:-python3}
 runs=${BENCH_RUNS:-100}
 build=${GPU_BUILD_DIR:-build-gpu}
-case_timeout=${CASE_TIMEOUT:-600}
+case_timeout=${CASE_TIMEOUT:-60}
 note() { echo "gpu-check: $*" | tee -a "$res/notes.txt"; }
+if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
+  trap 'tar czf "$OUT/results.tgz" -C "$out" results 2>/dev/null;
+        cp "$res/summary.txt" "$OUT/" 2>/dev/null' EXIT
+fi
 
 # 1. The runtime, without LLVM ($BWC_RUN: a bwc-run already built).
 run=${BWC_RUN:-$build/bin/bwc-run}
@@ -52,7 +62,7 @@ fi
 if grep -q $'\tmicro\t' "$out/manifest.tsv"; then
   bf16=; grep -q $'_bf16\t' "$out/manifest.tsv" && bf16=--bf16
   # shellcheck disable=SC2086
-  timeout 1800 "$PYTHON" python/make_microbenchmarks.py "$out/cases" --data-only $bf16 \
+  timeout "${DATA_TIMEOUT:-240}" "$PYTHON" python/make_microbenchmarks.py "$out/cases" --data-only $bf16 \
     > "$res/micro-data.log" 2>&1 || note "microbenchmark data failed (see $res/micro-data.log)"
 fi
 
@@ -119,7 +129,7 @@ elif [ ! -f "$out/peers_torch.py" ]; then
 elif ! "$PYTHON" -c "import torch, triton; assert torch.cuda.is_available()" 2> /dev/null; then
   note "peers skipped: torch with CUDA (and triton) is not available"
 else
-  timeout "${PEERS_TIMEOUT:-1800}" "$PYTHON" "$out/peers_torch.py" "$res/peers.json" \
+  timeout "${PEERS_TIMEOUT:-240}" "$PYTHON" "$out/peers_torch.py" "$res/peers.json" \
     > "$res/peers.txt" 2>&1 || note "peers_torch.py failed: $(tail -1 "$res/peers.txt")"
 fi
 

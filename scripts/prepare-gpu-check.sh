@@ -26,6 +26,9 @@ target=--target=${BWC_GPU_CHECK_TARGET:-cuda}
 for tool in bwc-compile bwc-make-test-artifact; do
   [ -x "$bin/$tool" ] || { echo "prepare-gpu-check: $bin/$tool is missing (build it first)" >&2; exit 1; }
 done
+# A fresh OUTDIR every time (a previous run's cases would block the moves
+# below and its artifacts would travel again).
+rm -rf "$out/artifacts" "$out/cases" "$out/tune" "$out/results" "$out/manifest.tsv"
 mkdir -p "$out/artifacts" "$out/cases"
 manifest=$out/manifest.tsv
 printf '# name\tkind\tartifact\tcase\tcheck flags\n' > "$manifest"

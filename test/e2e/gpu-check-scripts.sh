@@ -48,9 +48,14 @@ json.dump([{"name": "copy", "bw": 100.0},
            {"name": "layernorm float32", "min_bytes": 131072, "eager": 0.5,
             "inductor": 0.25}], open(sys.argv[1], "w"))
 PY
-BWC_RUN=$build/bin/bwc-run BWC_CUDA_DRIVER=$build/lib/libbwc-fake-cuda.so \
+mkdir -p "$tmp/ret"
+OUT=$tmp/ret BWC_RUN=$build/bin/bwc-run BWC_CUDA_DRIVER=$build/lib/libbwc-fake-cuda.so \
   SKIP_PEERS=1 BENCH_RUNS=3 PEAK_COPY_BYTES=1048576 \
   bash scripts/gpu-check.sh "$tmp/out" | tee "$tmp/table.txt"
+# With $OUT (the device tool's return folder) the results come back packed.
+tar tzf "$tmp/ret/results.tgz" | grep -q '^results/summary.txt$' ||
+  { echo "FAIL: no results/summary.txt in \$OUT/results.tgz"; exit 1; }
+[ -f "$tmp/ret/summary.txt" ] || { echo "FAIL: no \$OUT/summary.txt"; exit 1; }
 grep -q '^layernorm_fp32 .* PASS .* 0\.3 *0\.5$' "$tmp/table.txt" ||
   { echo "FAIL: the layernorm row lacks the canned peer figures"; exit 1; }
 grep -q '^smoke .* PASS ' "$tmp/table.txt"
