@@ -53,7 +53,10 @@ OUT=$tmp/ret BWC_RUN=$build/bin/bwc-run BWC_CUDA_DRIVER=$build/lib/libbwc-fake-c
   SKIP_PEERS=1 BENCH_RUNS=3 PEAK_COPY_BYTES=1048576 \
   bash scripts/gpu-check.sh "$tmp/out" | tee "$tmp/table.txt"
 # With $OUT (the device tool's return folder) the results come back packed.
-tar tzf "$tmp/ret/results.tgz" | grep -q '^results/summary.txt$' ||
+# (a list file, not a pipe: grep -q stopping early would make tar fail
+# with SIGPIPE under pipefail)
+tar tzf "$tmp/ret/results.tgz" > "$tmp/ret/list.txt"
+grep -qx 'results/summary.txt' "$tmp/ret/list.txt" ||
   { echo "FAIL: no results/summary.txt in \$OUT/results.tgz"; exit 1; }
 [ -f "$tmp/ret/summary.txt" ] || { echo "FAIL: no \$OUT/summary.txt"; exit 1; }
 grep -q '^layernorm_fp32 .* PASS .* 0\.3 *0\.5$' "$tmp/table.txt" ||
