@@ -11,7 +11,9 @@
 # passes. The figures need no GPU (--target=cpu).
 # Usage: coalescing-figures.sh BIN_DIR MODELS_DIR
 set -euo pipefail
-bin=$1 models=$2
+bin=$(cd "$1" && pwd) models=$(cd "$2" && pwd)
+# The models and shapes of the real-model test.
+cd "$(dirname "$0")/.."
 all=loop,thread_per_output,row_reduction,column_reduction,transpose_tiled,contraction_tiled
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -33,10 +35,4 @@ while read -r name shape; do
     "$(figure "$name" "$m" "$shape" c --layout=nhwc)" \
     "$(figure "$name" "$m" "$shape" b --layout=nchw --tile=none)" \
     "$(figure "$name" "$m" "$shape" b)"
-done <<'LIST'
-ppocr_cls x=1x3x48x192
-ppocr_det x=1x3x320x320
-ppocr_rec x=1x3x48x320
-oww_melspec input=1x16000
-oww_embedding input_1=1x76x32x1
-LIST
+done < <(grep -v '^#' test/e2e/real-models.txt | cut -d' ' -f1,2)

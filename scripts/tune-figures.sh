@@ -7,7 +7,9 @@
 # No GPU: this checks the tuner's plumbing at model scale, not speed.
 # Usage: tune-figures.sh BUILD_DIR MODELS_DIR
 set -euo pipefail
-build=$1 models=$2
+build=$(cd "$1" && pwd) models=$(cd "$2" && pwd)
+# The models and shapes of the real-model test.
+cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf "%-14s %10s %10s %8s %8s %8s %8s\n" model signatures candidates changed skipped tune_s reuse_s
@@ -33,10 +35,4 @@ skipped = open(err).read().count("skips configuration")
 print("%-14s %10d %10d %8d %8d %8.1f %8.1f" % (name, len(entries), timed, changed,
       skipped, float(mid) - float(start), float(end) - float(mid)))
 PY
-done <<'LIST'
-ppocr_cls x=1x3x48x192
-ppocr_det x=1x3x320x320
-ppocr_rec x=1x3x48x320
-oww_melspec input=1x16000
-oww_embedding input_1=1x76x32x1
-LIST
+done < <(grep -v '^#' test/e2e/real-models.txt | cut -d' ' -f1,2)

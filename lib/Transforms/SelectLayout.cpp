@@ -20,6 +20,7 @@
 #include "bwc/Transforms/Passes.h"
 
 #include "bwc/Analysis/AccessModel.h"
+#include "bwc/Analysis/CostModel.h"
 #include "bwc/Analysis/MinCut.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
@@ -141,12 +142,6 @@ struct Chain {
   SmallVector<Operation *> ops;
   int64_t rank = 0;
 };
-
-double bytesOf(Value v) {
-  auto t = tensorOf(v);
-  return double(t.getNumElements()) *
-         std::max<unsigned>(1, t.getElementTypeBitWidth() / 8);
-}
 
 /// True for the operands a layout change does not touch (a conv's filter
 /// has its own permutation, its bias is rank 1).
@@ -342,7 +337,7 @@ struct SelectLayoutPass
           return failure();
         if (auto conv = dyn_cast<ConvOp>(op);
             conv && !conv.getFilter().getDefiningOp<ConstantOp>())
-          *nhwc += 2 * bytesOf(conv.getFilter());
+          *nhwc += 2.0 * tensorBytes(conv.getFilter().getType());
         prices.ops.push_back({op, *nchw, *nhwc});
       }
       // Values entering the chain (constants convert at compile time).
