@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "bwc/Target/CUDA/Tuner.h"
 
+#include "bwc/Analysis/CostModel.h"
 #include "bwc/Runtime/KernelTimer.h"
 #include "bwc/Target/CPU/SharedObject.h"
 #include "bwc/Transforms/Passes.h"
@@ -37,11 +38,8 @@ namespace {
 std::vector<size_t> bufferBytes(func::FuncOp kernel) {
   std::vector<size_t> bytes;
   for (Type t : llvm::concat<const Type>(kernel.getArgumentTypes(),
-                                         kernel.getResultTypes())) {
-    auto shaped = cast<ShapedType>(t);
-    bytes.push_back(shaped.getNumElements() *
-                    std::max<size_t>(1, shaped.getElementTypeBitWidth() / 8));
-  }
+                                         kernel.getResultTypes()))
+    bytes.push_back(tensorBytes(t));
   return bytes;
 }
 
