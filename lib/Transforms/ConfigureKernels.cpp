@@ -265,7 +265,7 @@ struct ConfigureKernelsPass
       set("elements_per_thread", l.perThread);
     } else if (MatmulOp mm = tiledMatmul(kernel)) {
       // 64x64 output tiles, K in steps of 16 through shared memory, 4x4
-      // outputs per thread of 256.
+      // outputs per thread of 256 (in the epilogue).
       ArrayRef<int64_t> shape = mm.getType().getShape();
       int64_t tiles =
           ceilDiv(shape.back(), 64) * ceilDiv(shape[shape.size() - 2], 64) *
@@ -278,6 +278,10 @@ struct ConfigureKernelsPass
       set("tile_m", 64);
       set("tile_n", 64);
       set("tile_k", 16);
+      // Tensor cores (mma.sync m16n8k16, f32 accumulation) for 16-bit
+      // operands.
+      Type elt = mm.getType().getElementType();
+      set("mma", elt.isF16() || elt.isBF16() ? 1 : 0);
       set("elements_per_thread", ceilDiv(tiles, grid) * 16);
     } else if (fitsColumnReduction(kernel)) {
       ColumnReductionLaunch l =

@@ -224,22 +224,37 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
     return isa<Float16Type, BFloat16Type, Float32Type>(elt) &&
            (!acc || acc.getValue().isF32());
   };
-  if (matmul && !windowed && emitter == "thread_per_output" &&
+  if (matmul && !windowed &&
+      (emitter == "thread_per_output" || emitter == "contraction_tiled") &&
       allowed.contains("contraction_tiled") && floatMatmul(matmul)) {
     auto out2 = matmul.getResult().getType().getShape();
     int64_t m = out2[out2.size() - 2], n = out2.back();
     int64_t batch = matmul.getResult().getType().getNumElements() / (m * n);
     int64_t tm = 64, tk = 16;
     int64_t tn = tm, tiles = batch * ceilDiv(m, tm) * ceilDiv(n, tn);
-    out.push_back({withFields(dflt, {{"emitter", name("contraction_tiled")},
-                                     {"block", i64(256)},
-                                     {"grid", i64(tiles)},
-                                     {"tile_m", i64(tm)},
-                                     {"tile_n", i64(tn)},
-                                     {"tile_k", i64(tk)},
-                                     {"elements_per_thread",
-                                      i64(tm * tn / 256)}}),
-                   (tm + tn) * tk * eb, true});
+    // 16-bit operands: tensor cores first (mma.sync tiles [64][24] in the
+    // operand type plus the [64][65] f32 result tile), the f32 FMA tiling
+    // as the alternative the tuner can measure. The global accesses are
+    // the same, so bwc-tile's access model ties them; only the first wins
+    // a tie.
+    Type elt = matmul.getType().getElementType();
+    bool sixteen = elt.isF16() || elt.isBF16();
+    SmallVector<int64_t, 2> variants = {sixteen ? 1 : 0};
+    if (sixteen)
+      variants.push_back(0);
+    for (int64_t mma : variants)
+      out.push_back({withFields(dflt, {{"emitter", name("contraction_tiled")},
+                                       {"block", i64(256)},
+                                       {"grid", i64(tiles)},
+                                       {"tile_m", i64(tm)},
+                                       {"tile_n", i64(tn)},
+                                       {"tile_k", i64(tk)},
+                                       {"mma", i64(mma)},
+                                       {"elements_per_thread",
+                                        i64(tm * tn / 256)}}),
+                     mma ? (tm + tn) * 24 * eb + tm * (tn + 1) * 4
+                         : (tm + tn) * tk * eb,
+                     /*preferOnTie=*/mma == 1 || !sixteen});
   }
   return out;
 }

@@ -104,14 +104,17 @@ func.func private @k_transposed_reuse(%x: tensor<8x8xf32>) -> tensor<8x8xf32> at
 // column-reduction emitter: 32 adjacent outputs x 8 slices of the 64 reduced
 // positions; a row reduction whose per-row value is combined with another
 // row's (numpy broadcasting of a non-keepdims result) get the
-// thread-per-output emitter; an f32 matmul gets 64x64x16 shared tiles, an
-// i32 one and one with a second output of another shape thread-per-output.
+// thread-per-output emitter; an f32 matmul gets 64x64x16 shared tiles, a
+// bf16 one the same tiles on the tensor cores (mma = 1), an i32 one and one
+// with a second output of another shape thread-per-output.
 // CHECK-LABEL: func.func private @k_column
 // CHECK-SAME: bwc.config = {block = 1024 : i64, cache_column = 0 : i64, columns_per_block = 32 : i64, elements_per_thread = 2 : i64, emitter = "column_reduction", grid = 1 : i64, passes = 1 : i64, slices = 32 : i64, unroll = 2 : i64}
 // CHECK-LABEL: func.func private @k_cross_row
 // CHECK-SAME: emitter = "thread_per_output"
 // CHECK-LABEL: func.func private @k_matmul
-// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 16 : i64, emitter = "contraction_tiled", grid = 1 : i64, tile_k = 16 : i64, tile_m = 64 : i64, tile_n = 64 : i64}
+// CHECK-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 16 : i64, emitter = "contraction_tiled", grid = 1 : i64, mma = 0 : i64, tile_k = 16 : i64, tile_m = 64 : i64, tile_n = 64 : i64}
+// CHECK-LABEL: func.func private @k_matmul_bf16
+// CHECK-SAME: emitter = "contraction_tiled", grid = 1 : i64, mma = 1 : i64
 // CHECK-LABEL: func.func private @k_matmul_int
 // CHECK-SAME: emitter = "thread_per_output"
 // CHECK-LABEL: func.func private @k_matmul_two_shapes
@@ -128,6 +131,10 @@ func.func private @k_cross_row(%x: tensor<4x4xf32>) -> tensor<4x4xf32> attribute
 func.func private @k_matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> attributes {bwc.kernel} {
   %0 = bwc.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
+}
+func.func private @k_matmul_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x16xbf16>) -> tensor<4x16xbf16> attributes {bwc.kernel} {
+  %0 = bwc.matmul %a, %b : (tensor<4x8xbf16>, tensor<8x16xbf16>) -> tensor<4x16xbf16>
+  return %0 : tensor<4x16xbf16>
 }
 func.func private @k_matmul_int(%a: tensor<4x8xi32>, %b: tensor<8x16xi32>) -> tensor<4x16xi32> attributes {bwc.kernel} {
   %0 = bwc.matmul %a, %b : (tensor<4x8xi32>, tensor<8x16xi32>) -> tensor<4x16xi32>

@@ -127,8 +127,21 @@ func.func private @k_two_perms(%x: tensor<16x32x48xf32>, %y: tensor<32x48x16xf32
 // LANDED-LABEL: func.func private @k_matmul
 // LANDED-SAME: emitter = "thread_per_output"
 // ALL-LABEL: func.func private @k_matmul
-// ALL-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 16 : i64, emitter = "contraction_tiled", grid = 512 : i64, tile_k = 16 : i64, tile_m = 64 : i64, tile_n = 64 : i64}
+// ALL-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 16 : i64, emitter = "contraction_tiled", grid = 512 : i64, mma = 0 : i64, tile_k = 16 : i64, tile_m = 64 : i64, tile_n = 64 : i64}
 func.func private @k_matmul(%a: tensor<2048x256xf32>, %b: tensor<256x1024xf32>) -> tensor<2048x1024xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 8 : i64, emitter = "thread_per_output", grid = 264 : i64}} {
   %0 = bwc.matmul %a, %b : (tensor<2048x256xf32>, tensor<256x1024xf32>) -> tensor<2048x1024xf32>
   return %0 : tensor<2048x1024xf32>
+}
+
+// -----
+
+// Tests that a bf16 matmul gets the tensor-core tiles: mma = 1 and mma = 0
+// have the same global accesses (a tie), and only mma = 1 wins a tie.
+// LANDED-LABEL: func.func private @k_matmul_bf16
+// LANDED-SAME: emitter = "thread_per_output"
+// ALL-LABEL: func.func private @k_matmul_bf16
+// ALL-SAME: emitter = "contraction_tiled", grid = 512 : i64, mma = 1 : i64
+func.func private @k_matmul_bf16(%a: tensor<2048x256xbf16>, %b: tensor<256x1024xbf16>) -> tensor<2048x1024xbf16> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 8 : i64, emitter = "thread_per_output", grid = 264 : i64}} {
+  %0 = bwc.matmul %a, %b : (tensor<2048x256xbf16>, tensor<256x1024xbf16>) -> tensor<2048x1024xbf16>
+  return %0 : tensor<2048x1024xbf16>
 }

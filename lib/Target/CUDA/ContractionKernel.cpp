@@ -9,15 +9,30 @@
 // result is bound and every kernel output emitted at its index (the
 // epilogue). Floats only (f16/bf16/f32, f32 accumulation).
 //
+// With `mma` = 1 (f16/bf16 operands) the tiles stay in the operand type,
+// [64][16] A and [64 n][16 k] B (rows padded to 24 elements: conflict-free
+// fragment loads), and the 8 warps each own a 16 x 32 slice of the output
+// tile: per K step one A fragment and four B fragments feed four
+// `mma.sync.m16n8k16` (f32 accumulation) on the tensor cores. Fragment
+// coordinates are upstream nvgpu's (getLaneIdAndValueIdToOperandCoord).
+// After the K loop the accumulators go through a shared [64][65] f32 tile,
+// so the epilogue reads and stores with the same mapping as above.
+//
 //===----------------------------------------------------------------------===//
 #include "KernelEmitters.h"
 
 #include "../Elemental/Emitters.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "bwc/Transforms/Passes.h"
+#include "bwc/Target/CUDA/CudaTarget.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/Utils/MMAUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -25,6 +40,10 @@ using namespace mlir::bwc::cuda;
 
 namespace {
 constexpr int64_t kTileMN = 64, kTileK = 16, kPer = 4, kSide = 16;
+// mma: 8 warps as 4 (rows of 16) x 2 (columns of 32), m16n8k16 steps,
+// 16-bit tiles padded to 24 elements per row, the f32 result tile to 65.
+constexpr int64_t kWarpRows = 4, kMmaM = 16, kMmaN = 8, kNTilesPerWarp = 4,
+                  kPadK = 24, kPadC = kTileMN + 1;
 
 Value idx(OpBuilder &b, Location loc, int64_t v) {
   return indexConstant(b, loc, v);
@@ -66,12 +85,36 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
   int64_t mTiles = (M + kTileMN - 1) / kTileMN,
           nTiles = (N + kTileMN - 1) / kTileMN;
   Type f32 = b.getF32Type();
+  Type elt = mm.getType().getElementType();
+  // `mma` is optional (absent: 0, as in configurations written before it).
+  Attribute mmaAttr = k.config.get("mma");
+  auto mmaInt = dyn_cast_or_null<IntegerAttr>(mmaAttr);
+  if ((mmaAttr && !mmaInt) ||
+      (mmaInt && mmaInt.getInt() != 0 && mmaInt.getInt() != 1))
+    return k.kernel.emitError()
+           << "expects a contraction_tiled 'mma' of 0 or 1 but got " << mmaAttr;
+  bool mma = mmaInt && mmaInt.getInt() == 1;
+  if (mma && !elt.isF16() && !elt.isBF16())
+    return k.kernel.emitError()
+           << "expects f16 or bf16 operands for a contraction_tiled 'mma' "
+              "of 1 but got "
+           << elt;
+  // Tiles hold the operand type for the tensor cores, else f32.
+  Type stageType = mma ? elt : f32;
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  auto tileType = MemRefType::get({kTileK, kTileMN}, f32,
-                                  MemRefLayoutAttrInterface(), space);
+  auto tileType = MemRefType::get(
+      mma ? ArrayRef<int64_t>{kTileMN, kPadK} : ArrayRef<int64_t>{kTileK,
+                                                                  kTileMN},
+      stageType, MemRefLayoutAttrInterface(), space);
   Value as = k.func.addWorkgroupAttribution(tileType, loc);
   Value bs = k.func.addWorkgroupAttribution(tileType, loc);
+  Value cs;
+  if (mma)
+    cs = k.func.addWorkgroupAttribution(
+        MemRefType::get({kTileMN, kPadC}, f32, MemRefLayoutAttrInterface(),
+                        space),
+        loc);
 
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value tr = arith::DivUIOp::create(b, loc, tid, idx(b, loc, kSide));
@@ -84,13 +127,18 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
   Value m0 = arith::MulIOp::create(b, loc, t[1], idx(b, loc, kTileMN));
   Value n0 = arith::MulIOp::create(b, loc, t[2], idx(b, loc, kTileMN));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value stageZero =
+      mma ? arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 0.0))
+                .getResult()
+          : zero;
 
-  // Operand element (row, col) of `v` for this batch, as f32, 0 outside.
+  // Operand element (row, col) of `v` for this batch, as the tile's type,
+  // 0 outside.
   auto operand = [&](Value v, Value row, int64_t rows, Value col,
                      int64_t cols) -> FailureOr<Value> {
     Value ok = arith::AndIOp::create(b, loc, lessThan(b, loc, row, rows),
                                      lessThan(b, loc, col, cols));
-    auto guarded = scf::IfOp::create(b, loc, TypeRange{f32}, ok, true);
+    auto guarded = scf::IfOp::create(b, loc, TypeRange{stageType}, ok, true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&guarded.getThenRegion().front());
     SmallVector<Value> index = elemental::broadcastIndex(
@@ -101,15 +149,61 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
     FailureOr<Value> x = k.elements.emit(b, loc, v, index);
     if (failed(x))
       return failure();
-    Value x32 = x->getType().isF32()
-                    ? *x
-                    : arith::ExtFOp::create(b, loc, f32, *x).getResult();
-    scf::YieldOp::create(b, loc, x32);
+    Value staged = x->getType() == stageType
+                       ? *x
+                       : arith::ExtFOp::create(b, loc, stageType, *x)
+                             .getResult();
+    scf::YieldOp::create(b, loc, staged);
     b.setInsertionPointToStart(&guarded.getElseRegion().front());
-    scf::YieldOp::create(b, loc, zero);
+    scf::YieldOp::create(b, loc, stageZero);
     k.elements.clearCache();
     return guarded.getResult(0);
   };
+
+  // mma: where this lane's fragment values sit, as (row, column) of the
+  // block's tiles: A rows and accumulator rows in the warp's 16, B rows
+  // (n) and accumulator columns in its 32.
+  SmallVector<std::pair<Value, Value>> aAt, bAt, cAt;
+  if (mma) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(tileLoop);
+    Value warp = arith::DivUIOp::create(b, loc, tid, idx(b, loc, 32));
+    Value lane = arith::RemUIOp::create(b, loc, tid, idx(b, loc, 32));
+    Value wRow = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, warp, idx(b, loc, kWarpRows)),
+        idx(b, loc, kMmaM));
+    Value wCol = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, warp, idx(b, loc, kWarpRows)),
+        idx(b, loc, kNTilesPerWarp * kMmaN));
+    auto coords = [&](MmaOperand operand, int64_t values,
+                      SmallVectorImpl<std::pair<Value, Value>> &at,
+                      int64_t step) -> LogicalResult {
+      FailureOr<AffineMap> map = mmaFragmentMap(b.getContext(), operand);
+      if (failed(map))
+        return k.kernel.emitError() << "has no mma.sync fragment layout";
+      for (int64_t v = 0; v < values; v += step) {
+        std::optional<SmallVector<Value, 8>> rc = affine::expandAffineMap(
+            b, loc, *map, ValueRange{lane, idx(b, loc, v)});
+        if (!rc)
+          return k.kernel.emitError() << "has no mma.sync fragment layout";
+        at.push_back({(*rc)[0], (*rc)[1]});
+      }
+      return success();
+    };
+    // A: 4 registers of 2 (values 0, 2, 4, 6); B: 2 registers; C: 4 f32.
+    if (failed(coords(MmaOperand::A, 8, aAt, 2)) ||
+        failed(coords(MmaOperand::B, 4, bAt, 2)) ||
+        failed(coords(MmaOperand::C, 4, cAt, 1)))
+      return failure();
+    for (auto &[row, col] : aAt)
+      row = add(b, loc, wRow, row);
+    for (auto &[n, kk] : bAt)
+      n = add(b, loc, wCol, n);
+    for (auto &[row, col] : cAt) {
+      row = add(b, loc, wRow, row);
+      col = add(b, loc, wCol, col);
+    }
+  }
 
   SmallVector<Value> init(kPer * kPer, zero);
   auto kLoop = scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, K),
@@ -135,57 +229,110 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
                               transposed ? ValueRange{c, r} : ValueRange{r, c});
       return success();
     };
+    // f32: A [k][m], B [k][n]; mma: A [m][k], B [n][k] (K innermost, as
+    // the fragments pair it).
     for (int64_t q = 0; q < kTileMN * kTileK / 256; ++q) {
       Value e = add(b, loc, tid, idx(b, loc, 256 * q));
-      if (failed(stage(mm.getLhs(), as, e, kTileK, /*transposed=*/true, m0, M,
+      if (failed(stage(mm.getLhs(), as, e, kTileK, /*transposed=*/!mma, m0, M,
                        k0, K)) ||
-          failed(stage(mm.getRhs(), bs, e, kTileMN, /*transposed=*/false, k0, K,
+          failed(stage(mm.getRhs(), bs, e, kTileMN, /*transposed=*/mma, k0, K,
                        n0, N)))
         return failure();
     }
     gpu::BarrierOp::create(b, loc);
-    auto inner = scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, kTileK),
-                                    idx(b, loc, 1), kLoop.getRegionIterArgs());
-    {
-      OpBuilder::InsertionGuard innerGuard(b);
-      b.setInsertionPointToStart(inner.getBody());
-      Value kk = inner.getInductionVar();
-      SmallVector<Value> av, bv, next;
-      for (int64_t i = 0; i < kPer; ++i) {
-        av.push_back(memref::LoadOp::create(
-            b, loc, as,
-            ValueRange{kk, add(b, loc, tr, idx(b, loc, kSide * i))}));
-        bv.push_back(memref::LoadOp::create(
-            b, loc, bs,
-            ValueRange{kk, add(b, loc, tc, idx(b, loc, kSide * i))}));
+    if (mma) {
+      // Two consecutive K values of one row: one 32-bit register.
+      auto pairType = VectorType::get({2}, elt);
+      auto fragment = [&](Value tile, Value row, Value col) -> Value {
+        auto load = vector::LoadOp::create(b, loc, pairType, tile,
+                                           ValueRange{row, col});
+        load->setAttr("alignment", b.getI64IntegerAttr(4));
+        if (elt.isBF16()) // the bf16 mma takes its pairs as i32
+          return LLVM::BitcastOp::create(b, loc, b.getI32Type(), load);
+        return load;
+      };
+      SmallVector<Value> aFrag, next;
+      for (auto [row, col] : aAt)
+        aFrag.push_back(fragment(as, row, col));
+      auto resultType = LLVM::LLVMStructType::getLiteral(
+          b.getContext(), SmallVector<Type>(4, f32));
+      NVVM::MMATypes ptxType =
+          elt.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+      for (int64_t j = 0; j < kNTilesPerWarp; ++j) {
+        SmallVector<Value> bFrag;
+        for (auto [n, kk] : bAt)
+          bFrag.push_back(
+              fragment(bs, add(b, loc, n, idx(b, loc, j * kMmaN)), kk));
+        ValueRange acc = kLoop.getRegionIterArgs().slice(4 * j, 4);
+        Value d = NVVM::MmaOp::create(
+            b, loc, resultType, aFrag, bFrag, acc, {kMmaM, kMmaN, kTileK},
+            std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t v = 0; v < 4; ++v)
+          next.push_back(LLVM::ExtractValueOp::create(b, loc, d, v));
       }
-      for (int64_t i = 0; i < kPer; ++i)
-        for (int64_t j = 0; j < kPer; ++j)
-          next.push_back(arith::AddFOp::create(
-              b, loc, inner.getRegionIterArgs()[i * kPer + j],
-              arith::MulFOp::create(b, loc, av[i], bv[j])));
+      gpu::BarrierOp::create(b, loc);
       scf::YieldOp::create(b, loc, next);
+    } else {
+      auto inner =
+          scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, kTileK),
+                             idx(b, loc, 1), kLoop.getRegionIterArgs());
+      {
+        OpBuilder::InsertionGuard innerGuard(b);
+        b.setInsertionPointToStart(inner.getBody());
+        Value kk = inner.getInductionVar();
+        SmallVector<Value> av, bv, next;
+        for (int64_t i = 0; i < kPer; ++i) {
+          av.push_back(memref::LoadOp::create(
+              b, loc, as,
+              ValueRange{kk, add(b, loc, tr, idx(b, loc, kSide * i))}));
+          bv.push_back(memref::LoadOp::create(
+              b, loc, bs,
+              ValueRange{kk, add(b, loc, tc, idx(b, loc, kSide * i))}));
+        }
+        for (int64_t i = 0; i < kPer; ++i)
+          for (int64_t j = 0; j < kPer; ++j)
+            next.push_back(arith::AddFOp::create(
+                b, loc, inner.getRegionIterArgs()[i * kPer + j],
+                arith::MulFOp::create(b, loc, av[i], bv[j])));
+        scf::YieldOp::create(b, loc, next);
+      }
+      // The next K step overwrites the tiles.
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, inner.getResults());
     }
-    // The next K step overwrites the tiles.
+  }
+  if (mma) {
+    // The accumulators into the shared result tile, so that the epilogue
+    // maps outputs to threads as the f32 path does (coalesced stores).
+    for (int64_t j = 0; j < kNTilesPerWarp; ++j)
+      for (int64_t v = 0; v < 4; ++v)
+        memref::StoreOp::create(
+            b, loc, kLoop.getResult(4 * j + v), cs,
+            ValueRange{cAt[v].first,
+                       add(b, loc, cAt[v].second, idx(b, loc, j * kMmaN))});
     gpu::BarrierOp::create(b, loc);
-    scf::YieldOp::create(b, loc, inner.getResults());
   }
 
   ValueRange results =
       k.kernel.getBody().front().getTerminator()->getOperands();
-  Type elt = mm.getType().getElementType();
   for (int64_t i = 0; i < kPer; ++i)
     for (int64_t j = 0; j < kPer; ++j) {
       OpBuilder::InsertionGuard guard(b);
-      Value m = add(b, loc, m0, add(b, loc, tr, idx(b, loc, kSide * i)));
-      Value n = add(b, loc, n0, add(b, loc, tc, idx(b, loc, kSide * j)));
+      Value row = add(b, loc, tr, idx(b, loc, kSide * i)),
+            col = add(b, loc, tc, idx(b, loc, kSide * j));
+      Value m = add(b, loc, m0, row), n = add(b, loc, n0, col);
       auto store = scf::IfOp::create(
           b, loc,
           arith::AndIOp::create(b, loc, lessThan(b, loc, m, M),
                                 lessThan(b, loc, n, N)),
           /*withElse=*/false);
       b.setInsertionPointToStart(&store.getThenRegion().front());
-      Value acc = kLoop.getResult(i * kPer + j);
+      Value acc = mma ? memref::LoadOp::create(b, loc, cs, ValueRange{row, col})
+                            .getResult()
+                      : kLoop.getResult(i * kPer + j);
       k.elements.bindValue(
           mm.getResult(),
           elt.isF32() ? acc
@@ -203,6 +350,30 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
       k.elements.unbindValue(mm.getResult());
       k.elements.clearCache();
     }
+  // mma: the next tile's accumulators overwrite the result tile.
+  if (mma)
+    gpu::BarrierOp::create(b, loc);
   b.setInsertionPointAfter(tileLoop);
   return success();
+}
+
+FailureOr<AffineMap> mlir::bwc::mmaFragmentMap(MLIRContext *ctx,
+                                               MmaOperand operand) {
+  // The 16-bit operand layouts are one for f16 and bf16; upstream's helper
+  // is written for f16 (it returns failure for bf16), so ask it for f16.
+  OpBuilder b(ctx);
+  Type f16 = b.getF16Type(), f32 = b.getF32Type();
+  nvgpu::WarpMatrixInfo info;
+  switch (operand) {
+  case MmaOperand::A:
+    info = {VectorType::get({kMmaM, kTileK}, f16), nvgpu::MatMulOperandRole::A};
+    break;
+  case MmaOperand::B:
+    info = {VectorType::get({kMmaN, kTileK}, f16), nvgpu::MatMulOperandRole::B};
+    break;
+  case MmaOperand::C:
+    info = {VectorType::get({kMmaM, kMmaN}, f32), nvgpu::MatMulOperandRole::C};
+    break;
+  }
+  return nvgpu::getLaneIdAndValueIdToOperandCoord(b, b.getUnknownLoc(), info);
 }

@@ -11,6 +11,7 @@
 #define BWC_TARGET_CUDA_CUDATARGET_H
 
 #include "bwc/Runtime/Artifact.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
@@ -37,6 +38,16 @@ struct CudaOptions {
   /// cache's only GPU).
   std::string tuningCache, tuneGpu;
 };
+
+/// The operands of a tensor-core `mma.sync.m16n8k16` with 16-bit (f16,
+/// bf16) operands and f32 accumulation: A is [m][k] 16x16, B [n][k] 8x16
+/// (the column-major K x N operand), C the [m][n] 16x8 accumulator.
+enum class MmaOperand { A, B, C };
+/// (lane, value) -> (row, column) of `operand`'s fragment: value v of lane
+/// l sits at map(l, v) of the operand (for A and B, values 2r and 2r+1 are
+/// the two halves of register r). Upstream nvgpu's layout, which the
+/// contraction_tiled driver addresses its shared tiles with.
+FailureOr<AffineMap> mmaFragmentMap(MLIRContext *ctx, MmaOperand operand);
 
 /// Registers and loads the dialects and translations the CUDA target uses.
 void loadCudaDialects(MLIRContext &ctx);

@@ -87,6 +87,18 @@ func.func private @k(%x: tensor<64x32xf32>) -> tensor<32x64xf32> attributes {bwc
   return %t : tensor<32x64xf32>
 })";
 
+constexpr const char *kMatmulF32 = R"(
+func.func private @k(%a: tensor<64x32xf32>, %b: tensor<32x48xf32>) -> tensor<64x48xf32> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %m = bwc.matmul %a, %b : (tensor<64x32xf32>, tensor<32x48xf32>) -> tensor<64x48xf32>
+  return %m : tensor<64x48xf32>
+})";
+
+constexpr const char *kMatmulBf16 = R"(
+func.func private @k(%a: tensor<64x32xbf16>, %b: tensor<32x48xbf16>) -> tensor<64x48xbf16> attributes {bwc.kernel, bwc.config = CONFIG} {
+  %m = bwc.matmul %a, %b : (tensor<64x32xbf16>, tensor<32x48xbf16>) -> tensor<64x48xbf16>
+  return %m : tensor<64x48xbf16>
+})";
+
 class DriverConfigTest : public ::testing::Test {
 protected:
   DriverConfigTest() {
@@ -144,6 +156,22 @@ TEST_F(DriverConfigTest, GoodConfigurationsBuild) {
                   "{emitter = \"column_reduction\", block = 256, grid = 1, "
                   "columns_per_block = 32, slices = 8}"),
             "");
+}
+
+TEST_F(DriverConfigTest, ContractionMmaOnlyFor16BitOperands) {
+  constexpr const char *tiles = "{emitter = \"contraction_tiled\", block = "
+                                "256, grid = 1, tile_m = 64, tile_n = 64, "
+                                "tile_k = 16, mma = ";
+  EXPECT_EQ(build(kMatmulBf16, std::string(tiles) + "1}"), "");
+  EXPECT_EQ(build(kMatmulBf16, std::string(tiles) + "0}"), "");
+  EXPECT_EQ(build(kMatmulF32, std::string(tiles) + "0}"), "");
+  EXPECT_NE(build(kMatmulF32, std::string(tiles) + "1}")
+                .find("expects f16 or bf16 operands for a contraction_tiled "
+                      "'mma' of 1 but got 'f32'"),
+            std::string::npos);
+  EXPECT_NE(build(kMatmulBf16, std::string(tiles) + "2}")
+                .find("expects a contraction_tiled 'mma' of 0 or 1 but got 2 : i64"),
+            std::string::npos);
 }
 
 TEST_F(DriverConfigTest, RowReductionRefusesBadShapesAndCaches) {
