@@ -111,6 +111,15 @@ std::string formatBenchReport(const Artifact &a, const BenchReport &r) {
                                      r.peak.gflopsHow.c_str())
                             : "unknown (" + r.peak.gflopsHow + ")") +
          "\n";
+  if (s.kernelTiming == "graph")
+    out += "kernel times: event nodes in a captured CUDA graph (kernels back "
+           "to back)\n";
+  else if (s.kernelTiming == "stream")
+    out += "kernel times: an event pair per launch on the stream (biased up "
+           "by host submission gaps" +
+           (s.kernelTimingNote.empty() ? std::string()
+                                       : ": " + s.kernelTimingNote) +
+           ")\n";
   out += format("%4s  %-32s %11s %13s %9s %7s %13s %9s %7s\n", "#", "kernel",
                 "time(us)", "bytes", "GB/s", "%copy", "flops", "GFLOP/s",
                 "%peak");
@@ -145,6 +154,9 @@ std::string benchReportJson(const Artifact &a, const BenchReport &r) {
                     ",\n  \"runs\": " + std::to_string(r.runs) +
                     ",\n  \"cuda_graph\": " +
                     (s.cudaGraph ? "true" : "false") +
+                    ",\n  \"kernel_timing\": " + jsonString(s.kernelTiming) +
+                    ",\n  \"kernel_timing_note\": " +
+                    jsonString(s.kernelTimingNote) +
                     ",\n  \"latency_ms\": {\"median\": " +
                     jsonNumber(s.medianMs) + ", \"min\": " +
                     jsonNumber(s.minMs) + ", \"max\": " + jsonNumber(s.maxMs) +

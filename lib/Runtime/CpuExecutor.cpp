@@ -210,6 +210,7 @@ bool CpuExecutor::benchmark(const std::vector<HostTensor> &inputs, int warmup,
   for (std::vector<double> &times : perLaunch)
     stats.launchMedianMs.push_back(median(std::move(times)));
   stats.cudaGraph = false;
+  stats.kernelTiming = "host";
   return true;
 }
 

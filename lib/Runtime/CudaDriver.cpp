@@ -89,6 +89,12 @@ std::shared_ptr<Driver> Driver::load(std::string &error) {
       resolve(library, d.cuGraphLaunch, {"cuGraphLaunch"}, error) &&
       resolve(library, d.cuGraphExecDestroy, {"cuGraphExecDestroy"}, error) &&
       resolve(library, d.cuGraphDestroy, {"cuGraphDestroy"}, error);
+  if (ok) {
+    std::string optional;
+    if (!resolve(library, d.cuEventRecordWithFlags, {"cuEventRecordWithFlags"},
+                 optional))
+      d.cuEventRecordWithFlags = nullptr;
+  }
   if (!ok) {
     error += " (" + path + " is not a usable CUDA driver)";
     dlclose(library);

@@ -284,13 +284,19 @@ bool CudaExecutor::syncStream(const std::string &after, std::string &error) {
 }
 
 bool CudaExecutor::launchAll(bool sync, std::string &error,
-                             const std::vector<CUevent> *events) {
+                             const std::vector<CUevent> *events,
+                             bool eventNodes) {
   const Artifact &a = artifact_;
   const DriverApi &d = driver_->api();
+  auto record = [&](CUevent e) {
+    return check(eventNodes ? d.cuEventRecordWithFlags(
+                                  e, stream_, CU_EVENT_RECORD_EXTERNAL)
+                            : d.cuEventRecord(e, stream_),
+                 "cannot record a CUDA event", error);
+  };
   for (size_t i = 0; i < a.launches.size(); ++i) {
     const Kernel &k = a.kernels[a.launches[i].kernel];
-    if (events && !check(d.cuEventRecord((*events)[2 * i], stream_),
-                         "cannot record a CUDA event", error))
+    if (events && !record((*events)[2 * i]))
       return false;
     CUresult r = d.cuLaunchKernel(
         functions_[a.launches[i].kernel], k.grid[0], k.grid[1], k.grid[2],
@@ -298,8 +304,7 @@ bool CudaExecutor::launchAll(bool sync, std::string &error,
         launchParams_[i].data(), nullptr);
     if (!check(r, "launch of " + describeLaunch(i) + " failed", error))
       return false;
-    if (events && !check(d.cuEventRecord((*events)[2 * i + 1], stream_),
-                         "cannot record a CUDA event", error))
+    if (events && !record((*events)[2 * i + 1]))
       return false;
     if (sync && !syncStream(describeLaunch(i) + " faulted", error))
       return false;

@@ -53,8 +53,10 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+constexpr unsigned CU_EVENT_RECORD_EXTERNAL = 1;
 
-/// The driver entry points bwc uses; every one is resolved or loading fails.
+/// The driver entry points bwc uses; every one is resolved or loading fails,
+/// except those marked optional.
 struct DriverApi {
   CUresult (*cuInit)(unsigned);
   CUresult (*cuGetErrorName)(CUresult, const char **);
@@ -96,6 +98,9 @@ struct DriverApi {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);
+  /// Optional (CUDA 11.1+; null when the driver lacks it): with
+  /// CU_EVENT_RECORD_EXTERNAL during stream capture, an event record node.
+  CUresult (*cuEventRecordWithFlags)(CUevent, CUstream, unsigned) = nullptr;
 };
 
 /// The loaded driver library. Not unloaded before exit: the driver keeps

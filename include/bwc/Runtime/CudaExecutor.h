@@ -68,9 +68,26 @@ private:
   bool bindInputs(const std::vector<HostTensor> &inputs, std::string &error);
   /// Launches every kernel on the stream; with `sync`, synchronizes after
   /// each to attribute a fault. With `events` (2 per launch), records an
-  /// event around each launch.
+  /// event around each launch; with `eventNodes` too (during a stream
+  /// capture), as event record nodes of the graph.
   bool launchAll(bool sync, std::string &error,
-                 const std::vector<cuda::CUevent> *events = nullptr);
+                 const std::vector<cuda::CUevent> *events = nullptr,
+                 bool eventNodes = false);
+  /// The per-kernel pass of benchmark(): `iterations` replays of the launch
+  /// list captured with an event record node around each kernel, the times
+  /// appended to `perLaunch`. False with `why` when the driver cannot build
+  /// or replay that graph (the caller falls back to stream events); a fault
+  /// of a kernel or an event that cannot be created is an error (`error`,
+  /// `fatal`).
+  bool timeLaunchesInGraph(int iterations,
+                           std::vector<std::vector<double>> &perLaunch,
+                           std::string &why, bool &fatal,
+                           std::string &error);
+  /// The fallback: an event pair around each launch on the stream, one
+  /// synchronized pass per iteration.
+  bool timeLaunchesOnStream(int iterations,
+                            std::vector<std::vector<double>> &perLaunch,
+                            std::string &error);
   bool syncStream(const std::string &after, std::string &error);
   /// "kernel 'k' (launch i of n, grid AxBxC, block AxBxC, S shared bytes)".
   std::string describeLaunch(size_t launch) const;

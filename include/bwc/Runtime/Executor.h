@@ -25,6 +25,14 @@ struct BenchStats {
   std::vector<double> launchMedianMs;
   /// True when the whole-list latency came from CUDA graph replays.
   bool cudaGraph = false;
+  /// How launchMedianMs was timed: "graph" (the launch list captured with
+  /// an event record node around each kernel and replayed: kernels back to
+  /// back, no host gaps), "stream" (an event pair per launch on the stream:
+  /// biased up by host submission gaps, docs/runtime-cuda.md), or "host"
+  /// (the CPU executor's clock).
+  std::string kernelTiming;
+  /// Why "graph" timing was not used (empty when it was, or on the CPU).
+  std::string kernelTimingNote;
 };
 
 /// The median of `values` (0 when empty).

@@ -57,6 +57,25 @@ TEST(BenchReportTest, Table) {
       << text;
 }
 
+// Tests that the table says how the kernel times were taken.
+TEST(BenchReportTest, KernelTimingLine) {
+  Artifact a;
+  BenchReport r = report(a, 4, 6);
+  EXPECT_EQ(formatBenchReport(a, r).find("kernel times:"), std::string::npos);
+  r.stats.kernelTiming = "graph";
+  EXPECT_NE(formatBenchReport(a, r).find(
+                "kernel times: event nodes in a captured CUDA graph (kernels "
+                "back to back)\n"),
+            std::string::npos);
+  r.stats.kernelTiming = "stream";
+  r.stats.kernelTimingNote = "why";
+  EXPECT_NE(formatBenchReport(a, r).find(
+                "kernel times: an event pair per launch on the stream (biased "
+                "up by host submission gaps: why)\n"),
+            std::string::npos)
+      << formatBenchReport(a, r);
+}
+
 // Tests that unknown peaks print "-" and JSON null.
 TEST(BenchReportTest, UnknownPeaks) {
   Artifact a;
@@ -84,10 +103,14 @@ TEST(BenchReportTest, Json) {
   BenchReport r = report(a, 4, 6);
   r.device = "a \"quoted\" device";
   r.stats.cudaGraph = true;
+  r.stats.kernelTiming = "stream";
+  r.stats.kernelTimingNote = "no event nodes";
   std::string json = benchReportJson(a, r);
   for (const char *part :
        {"\"target\": \"cuda\"", "\"device\": \"a \\\"quoted\\\" device\"",
         "\"runs\": 7", "\"cuda_graph\": true",
+        "\"kernel_timing\": \"stream\"",
+        "\"kernel_timing_note\": \"no event nodes\"",
         "\"latency_ms\": {\"median\": 0.004, \"min\": 0.003, \"max\": 0.01}",
         "\"throughput_per_s\": 250000", "\"copy_gbps\": 4",
         "{\"launch\": 2, \"name\": \"j\", \"time_us\": 2, \"bytes\": 1000, "

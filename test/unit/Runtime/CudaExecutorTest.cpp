@@ -264,12 +264,59 @@ TEST_F(CudaExecutorTest, BenchmarkWithGraph) {
   EXPECT_LE(stats.minMs, stats.medianMs);
   EXPECT_LE(stats.medianMs, stats.maxMs);
   EXPECT_EQ(count("cuStreamEndCapture 2 launches"), 1u);
-  // One replay to check the graph, then one per timed run.
-  EXPECT_EQ(count("cuGraphLaunch 2 launches"), 6u);
+  // The per-kernel pass: its own graph, an event node around each kernel.
+  EXPECT_EQ(count("cuStreamEndCapture 2 launches 4 event nodes"), 1u);
+  EXPECT_EQ(stats.kernelTiming, "graph");
+  // One replay to check the graph, one per timed run, then the timed
+  // graph once per run.
+  EXPECT_EQ(count("cuGraphLaunch 2 launches"), 11u);
   // The replayed graph computed the right values.
   std::vector<HostTensor> outputs;
   ASSERT_TRUE(exec->run(inputOf(1), outputs, error)) << error;
   EXPECT_EQ(at(outputs[0], 7), 8 * 7 + 1);
+}
+
+// Tests that per-kernel times come from a captured graph with event nodes
+// (no launch of the per-kernel pass on the stream), and that each kernel's
+// time is what its events bracket: the fake stamps events on the host
+// clock as the graph runs, so the times are positive and within the run.
+TEST_F(CudaExecutorTest, KernelTimesFromEventNodes) {
+  std::string error;
+  auto exec = CudaExecutor::create(mulAddOne(), {}, error);
+  ASSERT_TRUE(exec) << error;
+  BenchStats stats;
+  ASSERT_TRUE(exec->benchmark(inputOf(1), 1, 3, stats, error)) << error;
+  EXPECT_EQ(stats.kernelTiming, "graph");
+  EXPECT_TRUE(stats.kernelTimingNote.empty());
+  EXPECT_EQ(count("cuStreamEndCapture 2 launches 4 event nodes"), 1u);
+  EXPECT_EQ(count("cuGraphLaunch 2 launches"), 3u);
+  // Launches on the stream: the warmup and the 3 whole-list runs only.
+  size_t streamLaunches = 0;
+  for (const std::string &line : calls())
+    streamLaunches += line.rfind("cuLaunchKernel ", 0) == 0;
+  EXPECT_EQ(streamLaunches, 2u * 4);
+  ASSERT_EQ(stats.launchMedianMs.size(), 2u);
+  for (double ms : stats.launchMedianMs)
+    EXPECT_GE(ms, 0.0);
+}
+
+// Tests the fallback when the driver cannot capture event nodes: stream
+// events, and the reason recorded for the report.
+TEST_F(CudaExecutorTest, KernelTimesFallBackToStreamEvents) {
+  setenv("FAKE_CUDA_NO_EVENT_NODES", "1", 1);
+  std::string error;
+  auto exec = CudaExecutor::create(mulAddOne(), {}, error);
+  ASSERT_TRUE(exec) << error;
+  BenchStats stats;
+  bool ok = exec->benchmark(inputOf(1), 1, 3, stats, error);
+  unsetenv("FAKE_CUDA_NO_EVENT_NODES");
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(stats.kernelTiming, "stream");
+  EXPECT_NE(stats.kernelTimingNote.find("CUDA_ERROR_NOT_SUPPORTED"),
+            std::string::npos)
+      << stats.kernelTimingNote;
+  EXPECT_EQ(count("cuGraphLaunch 2 launches"), 0u);
+  ASSERT_EQ(stats.launchMedianMs.size(), 2u);
 }
 
 // Tests the copy bandwidth and the peak derived from the device.

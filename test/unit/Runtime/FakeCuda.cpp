@@ -51,10 +51,12 @@ struct Module {
 struct Event {
   double ms = 0;
 };
+/// A captured kernel launch, or (with `event`) an event record node.
 struct Captured {
   Function *f;
   unsigned threads;
   std::vector<CUdeviceptr> args;
+  Event *event = nullptr;
 };
 struct Graph {
   std::vector<Captured> launches;
@@ -116,6 +118,7 @@ const std::map<int, std::pair<const char *, const char *>> kErrors = {
                                       "execution on the device"}},
     {218, {"CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"}},
     {500, {"CUDA_ERROR_NOT_FOUND", "named symbol not found"}},
+    {801, {"CUDA_ERROR_NOT_SUPPORTED", "operation not supported"}},
     {700,
      {"CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was "
                                     "encountered"}},
@@ -313,6 +316,16 @@ CUresult cuEventRecord(Event *e, void *) {
   e->ms = std::getenv("FAKE_CUDA_BEST_BLOCK") ? syntheticMs : nowMs();
   return 0;
 }
+/// CU_EVENT_RECORD_EXTERNAL (1) during a capture: an event record node;
+/// FAKE_CUDA_NO_EVENT_NODES refuses it as an old driver would.
+CUresult cuEventRecordWithFlags(Event *e, void *stream, unsigned flags) {
+  if (!capturing)
+    return flags ? 1 /* CUDA_ERROR_INVALID_VALUE */ : cuEventRecord(e, stream);
+  if (flags != 1 || std::getenv("FAKE_CUDA_NO_EVENT_NODES"))
+    return 801; // CUDA_ERROR_NOT_SUPPORTED
+  capture.push_back({nullptr, 0, {}, e});
+  return 0;
+}
 CUresult cuEventSynchronize(Event *) { return sticky; }
 CUresult cuEventElapsedTime_v2(float *ms, Event *from, Event *to) {
   *ms = float(to->ms - from->ms);
@@ -327,7 +340,14 @@ CUresult cuStreamBeginCapture_v2(void *, int) {
 CUresult cuStreamEndCapture(void *, Graph **g) {
   capturing = false;
   *g = new Graph{capture};
-  log("cuStreamEndCapture %zu launches", capture.size());
+  size_t events = 0;
+  for (const Captured &c : capture)
+    events += c.event != nullptr;
+  if (events)
+    log("cuStreamEndCapture %zu launches %zu event nodes",
+        capture.size() - events, events);
+  else
+    log("cuStreamEndCapture %zu launches", capture.size());
   return 0;
 }
 CUresult cuGraphInstantiateWithFlags(Graph **exec, Graph *g,
@@ -336,9 +356,16 @@ CUresult cuGraphInstantiateWithFlags(Graph **exec, Graph *g,
   return 0;
 }
 CUresult cuGraphLaunch(Graph *exec, void *) {
-  log("cuGraphLaunch %zu launches", exec->launches.size());
+  size_t events = 0;
   for (const Captured &c : exec->launches)
-    runKernel(*c.f, c.threads, c.args);
+    events += c.event != nullptr;
+  log("cuGraphLaunch %zu launches", exec->launches.size() - events);
+  for (const Captured &c : exec->launches) {
+    if (c.event)
+      cuEventRecord(c.event, nullptr);
+    else
+      runKernel(*c.f, c.threads, c.args);
+  }
   return sticky;
 }
 CUresult cuGraphExecDestroy(Graph *g) { return delete g, 0; }
