@@ -12,6 +12,7 @@
 import json
 import os
 import sys
+import tarfile
 
 
 def load(path):
@@ -64,6 +65,10 @@ def fusion(unfused_path, fused_path, left="--fusion=none", right="fused"):
                                      "none/fused" if left == "--fusion=none" else "left/right"))
     for name, x, y, spec in rows:
         print("%-24s %16s %16s %10s" % (name, fmt(x, spec), fmt(y, spec), ratio(x, y)))
+    # How the kernel times were taken (graph: event nodes, no host gaps;
+    # stream: biased up by host submission, docs/runtime-cuda.md).
+    print("%-24s %16s %16s" % ("kernel timing", a.get("kernel_timing", "-") or "-",
+                                b.get("kernel_timing", "-") or "-"))
 
 
 def peer_figures(path):
@@ -77,6 +82,21 @@ def peer_figures(path):
             gbps = lambda ms: r["min_bytes"] / ms / 1e6 if ms else None
             peers[r["name"]] = (gbps(r.get("eager")), gbps(r.get("inductor")))
     return peers, copy
+
+
+def case_meta(outdir, name):
+    """cases/NAME/meta.json of a gpu-check folder, unpacked (after
+    gpu-check.sh) or still in prepare-gpu-check.sh's bundle.tgz; {} when
+    there is none (real models)."""
+    meta = load(os.path.join(outdir, "cases", name, "meta.json"))
+    bundle = os.path.join(outdir, "bundle.tgz")
+    if meta is None and os.path.exists(bundle):
+        with tarfile.open(bundle) as tar:
+            try:
+                meta = json.load(tar.extractfile("cases/%s/meta.json" % name))
+            except (KeyError, AttributeError, ValueError):
+                meta = None
+    return meta or {}
 
 
 def gpu_check(outdir):
@@ -99,7 +119,7 @@ def gpu_check(outdir):
             elif status != "-":
                 failed += 1
             bench = load(os.path.join(results, name + ".bench.json"))
-            meta = load(os.path.join(outdir, "cases", name, "meta.json")) or {}
+            meta = case_meta(outdir, name)
             median_us = gbps = pct = None
             if bench:
                 median_us = bench["latency_ms"]["median"] * 1e3

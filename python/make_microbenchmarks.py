@@ -10,7 +10,7 @@ ROWS x COLS (default 16384 x 4096), written the way exporters write them
   softmax           softmax(x)                            (over the last axis)
   bias_gelu_res_ln  LayerNorm(gelu(x + b) + r) * g + be
 
-and four issue-10 cases for the CUDA emitters (no peer figures yet):
+four issue-10 cases for the CUDA emitters (no peer figures yet):
 
   colsum            ReduceSum(x, axis 0)                  (ROWS x COLS -> COLS)
   softmax_axis0     softmax(x) over axis 0                (ROWS x COLS)
@@ -20,7 +20,15 @@ and four issue-10 cases for the CUDA emitters (no peer figures yet):
                     (N x 96 x T x T, T = 112 sqrt(COLS / 4096):
                     64x96x112x112 by default)
 
-a, b, g, be are initializers (weights); x and r are inputs. Each goes to
+and one for the tensor cores (the f16/bf16 contraction_tiled path; no
+peer figure):
+
+  matmul_bias_gelu  gelu(x @ w + b)                       (x: M x K, w: K x N,
+                    M = ROWS / 2, K = N = COLS / 8: 8192x512 @ 512x512
+                    by default, small weights for the GPU check's upload;
+                    w scaled by 1 / sqrt(K))
+
+a, b, g, be, c, w are initializers (weights); x and r are inputs. Each goes to
 OUT_DIR/<name>_<dtype>/ with model.onnx, meta.json (the peer script's case
 name and the minimum bytes a run must move, as peers_torch.py counts them)
 and test_data_set_0/ (random inputs, the float64 numpy reference).
@@ -56,12 +64,14 @@ CASES = {
 }
 INPUTS = {"ew_chain": ["x", "r"], "layernorm": ["x"], "softmax": ["x"],
           "bias_gelu_res_ln": ["x", "r"]}
-# The issue-10 cases: their own shapes; bytes moved = inputs + output.
+# The issue-10 cases and the matmul: their own shapes; bytes moved =
+# inputs + weights + output, each once.
 SHAPED = {
     "colsum": ("colsum", ["x"], []),
     "softmax_axis0": ("softmax_axis0", ["x"], []),
     "nchw_nhwc": ("nchw_nhwc", ["x"], ["c"]),
     "dwconv_hardswish": ("dwconv_hardswish", ["x"], ["w", "c"]),
+    "matmul_bias_gelu": ("matmul_bias_gelu", ["x"], ["w", "b"]),
 }
 for _n, (_peer, _ins, _ws) in SHAPED.items():
     CASES[_n] = (_peer, None, _ws)
@@ -81,6 +91,9 @@ def shapes(name, rows, cols):
     if name == "dwconv_hardswish":
         t = max(3, round(112 * math.sqrt(cols / 4096)))
         return [n, 96, t, t], [n, 96, t, t], {"w": [96, 1, 3, 3], "c": [96]}
+    if name == "matmul_bias_gelu":
+        m, k = max(1, rows // 2), max(1, cols // 8)
+        return [m, k], [m, k], {"w": [k, k], "b": [k]}
     return [rows, cols], [rows, cols], {w: [cols] for w in CASES[name][2]}
 
 
@@ -138,6 +151,10 @@ def graph_nodes(name):
         return [helper.make_node("Conv", ["x", "w", "c"], ["h"], group=96,
                                  kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
                 helper.make_node("HardSwish", ["h"], ["y"])]
+    if name == "matmul_bias_gelu":
+        return [helper.make_node("MatMul", ["x", "w"], ["mm"]),
+                helper.make_node("Add", ["mm", "b"], ["h"])] + \
+            gelu_nodes("h", "y", "g_")
     return [helper.make_node("Add", ["x", "b"], ["h"])] + \
         gelu_nodes("h", "gh", "g_") + \
         [helper.make_node("Add", ["gh", "r"], ["s"]), ln("s")]
@@ -147,9 +164,11 @@ def make_model(name, rows, cols, bf16, seed):
     rng = np.random.default_rng(seed)
     elem = TensorProto.BFLOAT16 if bf16 else TensorProto.FLOAT
     in_shape, out_shape, weights = shapes(name, rows, cols)
-    inits = [tensor(w, rng.standard_normal(weights[w]), bf16)
+    # A matmul's weights scaled so that x @ w has unit variance.
+    scale = 1 / math.sqrt(in_shape[-1]) if name == "matmul_bias_gelu" else 1
+    inits = [tensor(w, rng.standard_normal(weights[w]) * (scale if w == "w" else 1), bf16)
              for w in CASES[name][2]]
-    if name in ("ew_chain", "bias_gelu_res_ln"):
+    if name in ("ew_chain", "bias_gelu_res_ln", "matmul_bias_gelu"):
         inits += [tensor("half", 0.5, bf16), tensor("one", 1.0, bf16),
                   tensor("inv_sqrt2", 1 / math.sqrt(2), bf16)]
     if name == "colsum":
@@ -195,6 +214,8 @@ def reference(name, v):
             for j in range(3):
                 h += xp[:, :, i:i + t, j:j + t] * w[None, :, 0, i, j, None, None]
         return h * np.clip(h / 6.0 + 0.5, 0.0, 1.0)
+    if name == "matmul_bias_gelu":
+        return gelu(v["x"] @ v["w"] + v["b"])
     return layernorm(gelu(v["x"] + v["b"]) + v["r"])
 
 
@@ -265,9 +286,10 @@ def main():
                 onnx.save(model, model_path)
                 peer, per_elem, _ = CASES[name]
                 size = 2 if bf16 else 4
-                if per_elem is None:  # inputs read once, output written once
-                    in_shape, out_shape, _ = shapes(name, args.rows, args.cols)
-                    moved = len(INPUTS[name]) * math.prod(in_shape) + math.prod(out_shape)
+                if per_elem is None:  # inputs, weights read once, output written once
+                    in_shape, out_shape, ws = shapes(name, args.rows, args.cols)
+                    moved = len(INPUTS[name]) * math.prod(in_shape) + math.prod(out_shape) + \
+                        sum(math.prod(w) for w in ws.values())
                 else:
                     moved = per_elem * args.rows * args.cols
                 meta = {"case": name, "dtype": tag, "rows": args.rows,

@@ -36,6 +36,12 @@ if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
         cp "$res/summary.txt" "$OUT/" 2>/dev/null' EXIT
 fi
 
+# 0. What prepare-gpu-check.sh packed.
+if [ -f "$out/bundle.tgz" ]; then
+  tar xzf "$out/bundle.tgz" -C "$out" && rm -f "$out/bundle.tgz" ||
+    { note "cannot unpack $out/bundle.tgz"; exit 1; }
+fi
+
 # 1. The runtime, without LLVM ($BWC_RUN: a bwc-run already built).
 run=${BWC_RUN:-$build/bin/bwc-run}
 if [ -z "${BWC_RUN:-}" ] &&

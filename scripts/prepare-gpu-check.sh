@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Prepares OUTDIR for scripts/gpu-check.sh (runs here, with LLVM): compiles
 # every real model of ../shared/models (plus --fusion=none variants of
-# ppocr_det and ppocr_rec) and every microbenchmark (the four peer cases
-# and the issue-10 colsum, softmax_axis0, nchw_nhwc, dwconv_hardswish of
-# python/make_microbenchmarks.py) with --target=cuda,
+# ppocr_det and ppocr_rec, and ppocr_rec in bf16 and fp16: its matmuls on
+# the tensor cores) and every microbenchmark (the four peer cases, the
+# issue-10 colsum, softmax_axis0, nchw_nhwc, dwconv_hardswish and the
+# matmul_bias_gelu of python/make_microbenchmarks.py) with --target=cuda,
 # builds a smoke-test artifact from hand-written PTX, copies the small
 # test cases and peers_torch.py. The 16384x4096 microbenchmark data is not
-# copied (the GPU machine generates it); OUTDIR must stay under 60 MiB.
+# copied (the GPU machine generates it). artifacts/, cases/ and tune/ go
+# into one bundle.tgz (gpu-check.sh unpacks it); OUTDIR must stay under
+# 60 MiB.
 #
 # Usage: scripts/prepare-gpu-check.sh OUTDIR [--bf16]
 # Environment: BWC_BUILD_DIR (default build; needs bwc-compile and
@@ -28,7 +31,8 @@ for tool in bwc-compile bwc-make-test-artifact; do
 done
 # A fresh OUTDIR every time (a previous run's cases would block the moves
 # below and its artifacts would travel again).
-rm -rf "$out/artifacts" "$out/cases" "$out/tune" "$out/results" "$out/manifest.tsv"
+rm -rf "$out/artifacts" "$out/cases" "$out/tune" "$out/results" "$out/manifest.tsv" \
+  "$out/bundle.tgz"
 mkdir -p "$out/artifacts" "$out/cases"
 manifest=$out/manifest.tsv
 printf '# name\tkind\tartifact\tcase\tcheck flags\n' > "$manifest"
@@ -73,14 +77,18 @@ while read -r name shape checkflags; do
   [ -z "${SKIP_MODELS:-}" ] || break
   mkdir -p "$out/cases/$name"
   cp -r "$SHARED/models/$name/test_data_set_0" "$out/cases/$name/"
-  variants=("$name:")
-  case $name in ppocr_det|ppocr_rec) variants+=("$name.nofuse:--fusion=none") ;; esac
+  # NAME:FLAG:TOLERANCE (the fp32 limit 1e-4; fp16 1e-2 and bf16 3e-2 as
+  # the conformance suites, against the fp32 reference).
+  variants=("$name::1e-4")
+  case $name in ppocr_det|ppocr_rec) variants+=("$name.nofuse:--fusion=none:1e-4") ;; esac
+  [ "$name" = ppocr_rec ] &&
+    variants+=("$name.bf16:--precision=bf16:3e-2" "$name.fp16:--precision=fp16:1e-2")
   for v in "${variants[@]}"; do
-    vname=${v%%:*} vflag=${v#*:}
+    IFS=: read -r vname vflag vtol <<< "$v"
     # shellcheck disable=SC2086 # vflag is empty or one flag
     compile "$vname" "$SHARED/models/$name/model.onnx" --input-shape="$shape" $vflag &&
-      printf '%s\tmodel\tartifacts/%s.bwc\tcases/%s\t--tolerance=1e-4 %s\n' \
-        "$vname" "$vname" "$name" "$checkflags" >> "$manifest"
+      printf '%s\tmodel\tartifacts/%s.bwc\tcases/%s\t--tolerance=%s %s\n' \
+        "$vname" "$vname" "$name" "$vtol" "$checkflags" >> "$manifest"
   done
 done < <(grep -v '^#' test/e2e/real-models.txt)
 
@@ -128,6 +136,9 @@ done < "$manifest"
 
 cp "$SHARED/bench/peers_torch.py" "$out/" 2>/dev/null ||
   echo "prepare-gpu-check: no $SHARED/bench/peers_torch.py (gpu-check skips the peers)" >&2
+# One compressed bundle (the weights shrink little, the PTX a lot).
+tar czf "$out/bundle.tgz" -C "$out" artifacts cases tune
+rm -rf "$out/artifacts" "$out/cases" "$out/tune"
 size=$(du -sm "$out" | cut -f1)
 echo "prepared $out: $(grep -vc '^#' "$manifest") cases, ${size} MiB"
 [ "$size" -lt 60 ] || { echo "prepare-gpu-check: $out is ${size} MiB (limit 60)" >&2; exit 1; }

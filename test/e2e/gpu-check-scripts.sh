@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU-check tooling, run on the CPU: the eight microbenchmarks
+# The GPU-check tooling, run on the CPU: the nine microbenchmarks
 # (make_microbenchmarks.py at 64x256, fp32 and bf16) compiled for the CPU
 # and checked against their numpy references; compare-fusion.sh --target=cpu; then
 # prepare-gpu-check.sh (CPU target, microbenchmarks only) and gpu-check.sh
@@ -16,7 +16,7 @@ cd "$src"
 
 echo "== microbenchmarks at 64x256 on the CPU (fp32 at 1e-5, bf16 at 3e-2)"
 "$PYTHON" python/make_microbenchmarks.py "$tmp/mb" --rows 64 --cols 256 --bf16 > "$tmp/mb.txt"
-[ "$(wc -l < "$tmp/mb.txt")" -eq 16 ]
+[ "$(wc -l < "$tmp/mb.txt")" -eq 18 ]
 while read -r dir; do
   tol=1e-5; case $dir in *bf16) tol=3e-2 ;; esac
   "$build/bin/bwc-compile" "$dir/model.onnx" --target=cpu -o "$dir/m.bwc"
@@ -39,6 +39,9 @@ read -r unfused fused < <(awk '$1 == "kernels" { print $2, $3 }' "$tmp/fusion.tx
 echo "== prepare-gpu-check.sh + gpu-check.sh (CPU artifacts, fake driver)"
 BWC_BUILD_DIR=$build BWC_GPU_CHECK_TARGET=cpu SKIP_MODELS=1 MICRO_ROWS=64 \
   MICRO_COLS=256 bash scripts/prepare-gpu-check.sh "$tmp/out"
+# artifacts/, cases/ and tune/ travel packed in one bundle.tgz.
+[ -f "$tmp/out/bundle.tgz" ] && [ ! -d "$tmp/out/artifacts" ] ||
+  { echo "FAIL: prepare-gpu-check.sh did not pack its bundle"; exit 1; }
 mkdir -p "$tmp/out/results"
 # Canned peer figures: layernorm float32 eager at 0.5 ms moves
 # 2*64*256*4 bytes = 0.262 GB/s.
@@ -62,7 +65,7 @@ grep -qx 'results/summary.txt' "$tmp/ret/list.txt" ||
 grep -q '^layernorm_fp32 .* PASS .* 0\.3 *0\.5$' "$tmp/table.txt" ||
   { echo "FAIL: the layernorm row lacks the canned peer figures"; exit 1; }
 grep -q '^smoke .* PASS ' "$tmp/table.txt"
-grep -q '^9 passed, 0 failed$' "$tmp/table.txt"
+grep -q '^10 passed, 0 failed$' "$tmp/table.txt"
 # Tuning bundles made here (--target=cuda), timed there by bwc-tune-run
 # (the fake driver), merged back here by bwc-compile --tune-import.
 bundle=$tmp/out/results/tune/layernorm_fp32
