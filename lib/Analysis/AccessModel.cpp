@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "bwc/Analysis/AccessModel.h"
 
+#include "bwc/Analysis/GemmView.h"
+
 #include "bwc/Analysis/CostModel.h"
 #include "bwc/Analysis/IndexTracer.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
@@ -87,8 +89,8 @@ public:
     kernel.walk([&](Operation *op) {
       if (isa<ReduceOp>(op))
         reduces.push_back(op);
-      if (isa<MatmulOp>(op) && !matmul)
-        matmul = cast<MatmulOp>(op);
+      if (isa<MatmulOp, ConvOp>(op) && !contraction)
+        contraction = GemmView::get(op);
     });
   }
 
@@ -151,7 +153,8 @@ private:
   DictionaryAttr config;
   Operation *ret;
   SmallVector<Operation *> reduces;
-  MatmulOp matmul;
+  /// The first matmul or convolution with a GEMM view (contraction_tiled).
+  std::optional<GemmView> contraction;
   IndexTracer tracer;
   std::vector<std::vector<int64_t>> argElements, resultElements;
   Counts main, other;
@@ -381,47 +384,43 @@ void Model::transposeTiled() {
     }
 }
 
-/// Shared-memory tiles: a warp loads 32 consecutive positions of the
-/// row-major tile_m x tile_k lhs tile and tile_k x tile_n rhs tile; the
-/// epilogue writes tile rows along N with the matmul bound.
+/// Shared-memory tiles of the op's GEMM view (GemmView: a matmul, or a
+/// convolution as an implicit GEMM): a warp stages 32 consecutive
+/// positions of the row-major tile_m x tile_k A tile and tile_k x tile_n
+/// B tile (at the operand elements the view reads, the first K step); the
+/// epilogue writes tile rows along N with the op bound.
 LogicalResult Model::contractionTiled(int64_t block) {
-  if (!matmul)
-    return kernel.emitError() << "expects a bwc.matmul in a "
-                                 "contraction_tiled kernel but got none",
+  if (!contraction)
+    return kernel.emitError() << "expects a bwc.matmul or a direct bwc.conv "
+                                 "with groups 1 in a contraction_tiled "
+                                 "kernel but got none",
            failure();
+  const GemmView &v = *contraction;
   int64_t tm = get("tile_m", 64), tn = get("tile_n", 64), tk = get("tile_k", 16);
-  auto outType = cast<RankedTensorType>(matmul.getResult().getType());
-  ArrayRef<int64_t> out = outType.getShape(),
-                    ls = shapeOf(matmul.getLhs().getType()),
-                    rs = shapeOf(matmul.getRhs().getType());
-  int64_t rank = out.size(), m = out[rank - 2], n = out[rank - 1];
+  auto outType = cast<RankedTensorType>(v.result().getType());
+  ArrayRef<int64_t> out = outType.getShape();
+  int64_t m = v.m, n = v.n, kk = v.k;
   int64_t tilesM = ceilDiv(m, tm), tilesN = ceilDiv(n, tn);
-  tracer.bound.insert(matmul);
-  for (int64_t id : samples(numel(outType) / (m * n) * tilesM * tilesN)) {
-    Index idx = delinearize(id / (tilesM * tilesN) * m * n, out);
+  int64_t batches = numel(outType) / std::max<int64_t>(1, m * n);
+  tracer.bound.insert(v.op);
+  IntArith ar;
+  for (int64_t id : samples(batches * tilesM * tilesN)) {
+    Index batch = delinearize(id / (tilesM * tilesN), v.batchShape);
     int64_t m0 = id / tilesN % tilesM * tm, n0 = id % tilesN * tn;
     for (int64_t i = 0; i < 4; ++i)
       for (int64_t l = 0; l < kWarpLanes; ++l) {
         int64_t q = l + i * block;
-        Index li(ls.size()), ri(rs.size());
-        for (size_t d = 0; d + 2 < ls.size(); ++d)
-          li[d] = ls[d] == 1 ? 0 : idx[d + rank - ls.size()];
-        for (size_t d = 0; d + 2 < rs.size(); ++d)
-          ri[d] = rs[d] == 1 ? 0 : idx[d + rank - rs.size()];
-        li[ls.size() - 2] = m0 + q / tk;
-        li[ls.size() - 1] = q % tk;
-        ri[rs.size() - 2] = q / tn;
-        ri[rs.size() - 1] = n0 + q % tn;
-        if (q < tm * tk)
-          read(matmul.getLhs(), li);
-        if (q < tk * tn)
-          read(matmul.getRhs(), ri);
-        idx[rank - 2] = m0 + i;
-        idx[rank - 1] = n0 + l;
-        if (idx[rank - 2] < m && idx[rank - 1] < n)
+        int64_t am = m0 + q / tk, ak = q % tk, bk = q / tn, bn = n0 + q % tn;
+        if (q < tm * tk && am < m && ak < kk)
+          read(v.aTensor(), Index(v.a(ar, batch, am, ak).index));
+        if (q < tk * tn && bk < kk && bn < n)
+          read(v.bTensor(), Index(v.b(ar, batch, bk, bn).index));
+        if (m0 + i < m && n0 + l < n) {
+          Index idx(v.resultIndex(ar, batch, m0 + i, n0 + l));
           for (unsigned r = 0; r < kernel.getNumResults(); ++r)
             if (numel(kernel.getResultTypes()[r]) == numel(outType))
               write(r, linearize(idx, out));
+        }
       }
     endWarp(main);
   }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "bwc/Transforms/Passes.h"
 
+#include "bwc/Analysis/GemmView.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -263,14 +264,14 @@ struct ConfigureKernelsPass
       set("row", row.row);
       set("rows", row.rows);
       set("elements_per_thread", l.perThread);
-    } else if (MatmulOp mm = tiledMatmul(kernel)) {
-      // 64x64 output tiles, K in steps of 16 through shared memory, 4x4
-      // outputs per thread of 256 (in the epilogue).
-      ArrayRef<int64_t> shape = mm.getType().getShape();
-      int64_t tiles =
-          ceilDiv(shape.back(), 64) * ceilDiv(shape[shape.size() - 2], 64) *
-          (mm.getType().getNumElements() /
-           std::max<int64_t>(1, shape.back() * shape[shape.size() - 2]));
+    } else if (Operation *mm = tiledContraction(kernel)) {
+      // 64x64 output tiles of its GEMM view, K in steps of 16 through
+      // shared memory, 4x4 outputs per thread of 256 (in the epilogue).
+      GemmView view = *GemmView::get(mm);
+      int64_t batches = 1;
+      for (int64_t d : view.batchShape)
+        batches *= d;
+      int64_t tiles = ceilDiv(view.n, 64) * ceilDiv(view.m, 64) * batches;
       int64_t grid = strideGrid(tiles * 256, 256);
       emitter("contraction_tiled");
       set("block", 256);
@@ -280,7 +281,8 @@ struct ConfigureKernelsPass
       set("tile_k", 16);
       // Tensor cores (mma.sync m16n8k16, f32 accumulation) for 16-bit
       // operands.
-      Type elt = mm.getType().getElementType();
+      Type elt =
+          cast<ShapedType>(view.result().getType()).getElementType();
       set("mma", elt.isF16() || elt.isBF16() ? 1 : 0);
       set("elements_per_thread", ceilDiv(tiles, grid) * 16);
     } else if (fitsColumnReduction(kernel)) {
@@ -383,32 +385,38 @@ SmallVector<TransposeOp, 2> mlir::bwc::tiledTransposes(func::FuncOp kernel) {
   return transposes;
 }
 
-MatmulOp mlir::bwc::tiledMatmul(func::FuncOp kernel) {
-  SmallVector<MatmulOp> matmuls;
+Operation *mlir::bwc::tiledContraction(func::FuncOp kernel) {
+  SmallVector<Operation *> found;
   bool other = false;
   kernel.walk([&](Operation *op) {
-    if (auto m = dyn_cast<MatmulOp>(op))
-      matmuls.push_back(m);
-    else if (isa<ReduceOp, ArgReduceOp, ConvOp, PoolOp>(op))
+    if (isa<MatmulOp, ConvOp>(op))
+      found.push_back(op);
+    else if (isa<ReduceOp, ArgReduceOp, PoolOp>(op))
       other = true;
   });
-  if (matmuls.size() != 1 || other)
-    return {};
-  MatmulOp m = matmuls.front();
-  auto lhs = cast<RankedTensorType>(m.getLhs().getType());
-  auto rhs = cast<RankedTensorType>(m.getRhs().getType());
-  Type e = m.getType().getElementType();
-  auto acc = m->getAttrOfType<TypeAttr>("acc_type");
-  if (lhs.getRank() < 2 || rhs.getRank() < 2 ||
-      !(e.isF16() || e.isBF16() || e.isF32()) || lhs.getElementType() != e ||
-      rhs.getElementType() != e || (acc && !acc.getValue().isF32()))
-    return {};
-  ArrayRef<int64_t> shape = m.getType().getShape();
-  if (!elementwiseFrom(kernel, {m.getResult()}, shape,
+  if (found.size() != 1 || other)
+    return nullptr;
+  Operation *op = found.front();
+  std::optional<GemmView> view = GemmView::get(op);
+  if (!view)
+    return nullptr;
+  auto a = cast<RankedTensorType>(view->aTensor().getType());
+  auto b = cast<RankedTensorType>(view->bTensor().getType());
+  auto result = cast<RankedTensorType>(view->result().getType());
+  Type e = result.getElementType();
+  auto acc = op->getAttrOfType<TypeAttr>("acc_type");
+  if (!(e.isF16() || e.isBF16() || e.isF32()) || a.getElementType() != e ||
+      b.getElementType() != e || (acc && !acc.getValue().isF32()))
+    return nullptr;
+  if (Value bias = view->bias())
+    if (!isa<FloatType>(cast<ShapedType>(bias.getType()).getElementType()))
+      return nullptr;
+  ArrayRef<int64_t> shape = result.getShape();
+  if (!elementwiseFrom(kernel, {view->result()}, shape,
                        /*reductionsAreSeeds=*/false) ||
       !llvm::all_of(kernel.getResultTypes(), [&](Type r) {
         return cast<ShapedType>(r).getShape() == shape;
       }))
-    return {};
-  return m;
+    return nullptr;
+  return op;
 }

@@ -12,6 +12,7 @@
 #include "bwc/Transforms/TileCandidates.h"
 
 #include "bwc/Analysis/AccessModel.h"
+#include "bwc/Analysis/GemmView.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "bwc/Transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -211,25 +212,17 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                            {"elements_per_thread", i64(l.perThread)}}),
          l.block * 4 * int64_t(plainReductions(kernel).size()), true});
   }
-  MatmulOp matmul;
-  kernel.walk([&](MatmulOp m) { matmul = m; });
-  bool windowed = false;
-  kernel.walk([&](Operation *op) {
-    windowed |= isa<ConvOp, PoolOp, ReduceOp, ArgReduceOp>(op);
-  });
-  // The CUDA driver's matmul: floats summed in f32, 64x64x16 tiles only.
-  auto floatMatmul = [](MatmulOp m) {
-    Type elt = m.getType().getElementType();
-    auto acc = m.getAccTypeAttr();
-    return isa<Float16Type, BFloat16Type, Float32Type>(elt) &&
-           (!acc || acc.getValue().isF32());
-  };
-  if (matmul && !windowed &&
+  // The CUDA driver's contractions (tiledContraction: a matmul or a
+  // direct convolution with groups 1 as its GEMM view, floats summed in
+  // f32), 64x64x16 tiles only.
+  Operation *contraction = tiledContraction(kernel);
+  if (contraction &&
       (emitter == "thread_per_output" || emitter == "contraction_tiled") &&
-      allowed.contains("contraction_tiled") && floatMatmul(matmul)) {
-    auto out2 = matmul.getResult().getType().getShape();
-    int64_t m = out2[out2.size() - 2], n = out2.back();
-    int64_t batch = matmul.getResult().getType().getNumElements() / (m * n);
+      allowed.contains("contraction_tiled")) {
+    GemmView view = *GemmView::get(contraction);
+    int64_t m = view.m, n = view.n, batch = 1;
+    for (int64_t d : view.batchShape)
+      batch *= d;
     int64_t tm = 64, tk = 16;
     int64_t tn = tm, tiles = batch * ceilDiv(m, tm) * ceilDiv(n, tn);
     // 16-bit operands: tensor cores first (mma.sync tiles [64][24] in the
@@ -237,7 +230,7 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
     // as the alternative the tuner can measure. The global accesses are
     // the same, so bwc-tile's access model ties them; only the first wins
     // a tie.
-    Type elt = matmul.getType().getElementType();
+    Type elt = cast<ShapedType>(view.result().getType()).getElementType();
     bool sixteen = elt.isF16() || elt.isBF16();
     SmallVector<int64_t, 2> variants = {sixteen ? 1 : 0};
     if (sixteen)

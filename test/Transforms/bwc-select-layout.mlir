@@ -3,16 +3,17 @@
 // RUN: bwc-opt %s --split-input-file "--bwc-select-layout=mode=nchw" | FileCheck %s --check-prefix=NCHW
 
 // Tests that a chain of 1x1 convolutions, two of them strided, goes
-// channels-last. Under one thread per output a channels-first strided
-// conv reads every other input element (half of each sector) while
-// channels-last lanes read consecutive channels (2375680 -> 1327104 and
-// 606208 -> 344064 fetched bytes); with 16 channels at both edges the
-// conversions are tiled transposes (coalesced), so the chain costs 3629056
-// bytes instead of 4382720, and the fused program agrees (3629312 against
-// 4384768 fetched, bwc.layout_check). Constant filters are stored
+// channels-last. As implicit GEMMs (contraction_tiled) a channels-first
+// strided conv stages its input along the output positions, every other
+// element (half of each sector), while channels-last tiles read
+// consecutive channels (2375680 -> 1327104 and 606208 -> 344064 fetched
+// bytes); with 16 channels at both edges the conversions are tiled
+// transposes (coalesced), so the chain costs 3629056 bytes instead of
+// 4382720, and the fused program agrees (3629312 against 4383232
+// fetched, bwc.layout_check). Constant filters are stored
 // [K..., C, F] at compile time, the per-channel bias [64, 1, 1] becomes
 // [1, 1, 1, 64]; the chain's inside has no transpose.
-// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3629312 : i64, nchw_fetched_bytes = 4384768 : i64}}
+// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3629312 : i64, nchw_fetched_bytes = 4383232 : i64}}
 // CHECK-NEXT: func.func @main
 // CHECK-NEXT: %[[X:.*]] = bwc.transpose %arg0 perm = [0, 2, 3, 1] : (tensor<1x16x64x64xf32>) -> tensor<1x64x64x16xf32>
 // CHECK-NEXT: %[[W0:.*]] = bwc.constant dense<5.000000e-01> : tensor<1x1x16x64xf32>

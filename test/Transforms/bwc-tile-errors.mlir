@@ -42,7 +42,7 @@ func.func private @k_nocolumn(%x: tensor<4xf32>) -> tensor<4xf32> attributes {bw
 // -----
 
 // Tests that contraction_tiled on a kernel without a matmul is an error.
-// expected-error @+1 {{expects a bwc.matmul in a contraction_tiled kernel but got none}}
+// expected-error @+1 {{expects a bwc.matmul or a direct bwc.conv with groups 1 in a contraction_tiled kernel but got none}}
 func.func private @k_nomatmul(%x: tensor<4xf32>) -> tensor<4xf32> attributes {bwc.kernel, bwc.config = {emitter = "contraction_tiled", block = 256 : i64, grid = 1 : i64}} {
   %0 = bwc.unary exp %x : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

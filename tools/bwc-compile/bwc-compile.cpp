@@ -53,6 +53,12 @@ static cl::opt<std::string>
             cl::desc("CPU kernel code generation: linalg (default) or "
                      "elemental (the emitter the CUDA target shares)"),
             cl::init("linalg"));
+static cl::opt<std::string> elementalConv(
+    "elemental-conv",
+    cl::desc("With --codegen=elemental: direct (default: each output sums "
+             "its window) or gemm (float convolutions with groups 1 through "
+             "the implicit-GEMM view the CUDA driver stages: its CPU check)"),
+    cl::init("direct"));
 static cl::list<std::string>
     inputShapes("input-shape", cl::desc("Fix an input's shape: NAME=D0xD1x..."),
                 cl::value_desc("NAME=DIMS"));
@@ -396,6 +402,12 @@ int main(int argc, char **argv) {
                  << "' (expected cpu or cuda)\n";
     return 1;
   }
+  if (elementalConv != "direct" && elementalConv != "gemm") {
+    llvm::errs() << "bwc-compile: --elemental-conv expects direct or gemm but "
+                    "got '"
+                 << elementalConv << "'\n";
+    return 1;
+  }
   if (codegen != "linalg" && codegen != "elemental") {
     llvm::errs() << "bwc-compile: --codegen expects linalg or elemental but "
                     "got '"
@@ -602,7 +614,8 @@ int main(int argc, char **argv) {
     // Kernels: buffer ABI, then down to LLVM and a shared object.
     PassManager lower(&ctx);
     if (codegen == "elemental")
-      mlir::bwc::buildCPUElementalLoweringPipeline(lower);
+      mlir::bwc::buildCPUElementalLoweringPipeline(lower,
+                                                   elementalConv == "gemm");
     else
       mlir::bwc::buildCPULoweringPipeline(lower);
     if (failed(lower.run(*module)) ||

@@ -40,7 +40,11 @@ def EmitElementalKernelsPass : Pass<"bwc-emit-elemental-kernels",
     (docs/targets/elemental.md). A kernel whose `bwc.reduce` ops share one
     row structure (a `reduction` fusion) runs a row loop: each reduction of
     the row once, then the row's outputs; other kernels loop over each
-    output's elements. The driver records its choice as
+    output's elements. With `conv-via-gemm`, every float direct
+    convolution with groups 1 is computed as the sum over k of its
+    GemmView's A(m, k) * B(k, n) (include/bwc/Analysis/GemmView.h), an
+    element whose view index does not map back to itself is NaN: the
+    CPU check of the implicit-GEMM indices the CUDA driver uses. The driver records its choice as
     `bwc.elemental = "rows"` or `"elements"` on the function. With
     `polynomial-math`, math functions become the polynomial approximations
     the GPU uses, so the CPU checks the GPU's math.
@@ -56,6 +60,10 @@ def EmitElementalKernelsPass : Pass<"bwc-emit-elemental-kernels",
   let options = [
     Option<"polynomialMath", "polynomial-math", "bool", "true",
            "Expand math functions into polynomial approximations">,
+    Option<"convViaGemm", "conv-via-gemm", "bool", "false",
+           "Compute every float direct convolution with groups 1 through "
+           "its GemmView (the implicit GEMM the CUDA contraction_tiled "
+           "driver stages), a CPU check of the view's index arithmetic">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

@@ -71,12 +71,13 @@ ColumnReductionLaunch columnReductionLaunch(func::FuncOp kernel,
 class TransposeOp;
 SmallVector<TransposeOp, 2> tiledTransposes(func::FuncOp kernel);
 
-/// The matmul a `contraction_tiled` kernel computes in shared-memory
-/// tiles: the kernel's only windowed op, f16/bf16/f32 operands of rank >= 2
-/// summed in f32 (no other acc_type), every value computed from it
-/// elementwise on its shape, the shape of every result; else null.
-class MatmulOp;
-MatmulOp tiledMatmul(func::FuncOp kernel);
+/// The op a `contraction_tiled` kernel computes in shared-memory tiles: a
+/// matmul (operands of rank >= 2) or a direct convolution with groups 1
+/// (as an implicit GEMM, GemmView), the kernel's only windowed op,
+/// f16/bf16/f32 operands of its element type summed in f32 (no other
+/// acc_type), every value computed from it elementwise on its shape, the
+/// shape of every result; else null.
+Operation *tiledContraction(func::FuncOp kernel);
 
 /// The program function `name` of `module`, or null after an error naming
 /// it (every program pass starts here).

@@ -193,7 +193,8 @@ LogicalResult emitRows(ElementalEmitter &e, OpBuilder &b, Location loc,
 
 } // namespace
 
-LogicalResult mlir::bwc::emitElementalKernel(func::FuncOp kernel) {
+LogicalResult mlir::bwc::emitElementalKernel(func::FuncOp kernel,
+                                             bool convViaGemm) {
   if (kernel.isExternal())
     return kernel.emitError() << "expects a kernel with a body";
   FunctionType type = kernel.getFunctionType();
@@ -217,6 +218,7 @@ LogicalResult mlir::bwc::emitElementalKernel(func::FuncOp kernel) {
   b.setInsertionPointToStart(entry);
   unsigned numInputs = type.getNumInputs();
   ElementalEmitter e(kernel, entry->getArguments().take_front(numInputs));
+  e.setConvViaGemm(convViaGemm);
   ValueRange outs = entry->getArguments().drop_front(numInputs);
   SmallVector<Value> results(ret.getOperands());
   SmallVector<ReduceOp> reduces = rowReductions(kernel, results);
@@ -246,7 +248,7 @@ struct EmitElementalKernelsPass
       if (f->hasAttr(kKernelAttrName))
         kernels.push_back(f);
     for (func::FuncOp k : kernels)
-      if (failed(emitElementalKernel(k)))
+      if (failed(emitElementalKernel(k, convViaGemm)))
         return signalPassFailure();
     if (!polynomialMath)
       return;

@@ -36,8 +36,11 @@ void mlir::bwc::buildCPULoweringPipeline(OpPassManager &pm) {
   buildCPULoopsToLLVMPipeline(pm);
 }
 
-void mlir::bwc::buildCPUElementalLoweringPipeline(OpPassManager &pm) {
-  pm.addPass(createEmitElementalKernelsPass());
+void mlir::bwc::buildCPUElementalLoweringPipeline(OpPassManager &pm,
+                                                  bool convViaGemm) {
+  EmitElementalKernelsPassOptions options;
+  options.convViaGemm = convViaGemm;
+  pm.addPass(createEmitElementalKernelsPass(options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   buildCPULoopsToLLVMPipeline(pm);
@@ -83,5 +86,5 @@ void mlir::bwc::registerCPULoweringPipeline() {
       "bwc-cpu-elemental-lowering",
       "Lower bwc kernels to the LLVM dialect for the host CPU through the "
       "elemental emitter",
-      buildCPUElementalLoweringPipeline);
+      [](OpPassManager &pm) { buildCPUElementalLoweringPipeline(pm); });
 }

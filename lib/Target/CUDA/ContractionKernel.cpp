@@ -1,5 +1,8 @@
-//===- ContractionKernel.cpp - Matmul in shared-memory tiles --------------===//
+//===- ContractionKernel.cpp - Matmul and conv in shared-memory tiles -----===//
 //
+// The op is seen through its GemmView (include/bwc/Analysis/GemmView.h): a
+// matmul, or a direct convolution with groups 1 as an implicit GEMM whose
+// A and B elements are filter and input elements (0 for padding taps).
 // A block computes a tile_m x tile_n (64 x 64) output tile of one batch
 // with 256 threads, 4 x 4 outputs each (rows tr + 16 i, columns tc + 16 j,
 // so a warp's B reads and stores are consecutive); K advances tile_k (16)
@@ -25,6 +28,7 @@
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "bwc/Transforms/Passes.h"
 #include "bwc/Target/CUDA/CudaTarget.h"
+#include "bwc/Target/Elemental/GemmEmit.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -68,24 +72,26 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
            << "expects a contraction_tiled block of 256 threads and 64x64x16 "
               "tiles but got "
            << k.config;
-  MatmulOp mm = tiledMatmul(k.kernel);
-  if (!mm)
+  Operation *op = tiledContraction(k.kernel);
+  if (!op)
     return k.kernel.emitError()
-           << "expects one float matmul (f32 accumulation) feeding "
-              "elementwise ops on its shape but got "
+           << "expects one float matmul or direct convolution with groups 1 "
+              "(f32 accumulation) feeding elementwise ops on its shape but "
+              "got "
            << k.kernel.getFunctionType();
-  ArrayRef<int64_t> out = mm.getType().getShape();
-  int64_t rank = out.size(), batchRank = rank - 2;
-  int64_t M = out[rank - 2], N = out[rank - 1],
-          K = cast<ShapedType>(mm.getLhs().getType()).getShape().back();
-  SmallVector<int64_t> batchShape(out.take_front(batchRank));
+  // The op as a batch of GEMMs (a convolution: its implicit GEMM).
+  GemmView view = *GemmView::get(op);
+  auto resultType = cast<ShapedType>(view.result().getType());
+  ArrayRef<int64_t> out = resultType.getShape();
+  int64_t M = view.m, N = view.n, K = view.k;
+  SmallVector<int64_t> batchShape(view.batchShape);
   int64_t batch = 1;
   for (int64_t s : batchShape)
     batch *= s;
   int64_t mTiles = (M + kTileMN - 1) / kTileMN,
           nTiles = (N + kTileMN - 1) / kTileMN;
   Type f32 = b.getF32Type();
-  Type elt = mm.getType().getElementType();
+  Type elt = resultType.getElementType();
   // `mma` is optional (absent: 0, as in configurations written before it).
   Attribute mmaAttr = k.config.get("mma");
   auto mmaInt = dyn_cast_or_null<IntegerAttr>(mmaAttr);
@@ -134,19 +140,15 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
 
   // Operand element (row, col) of `v` for this batch, as the tile's type,
   // 0 outside.
-  auto operand = [&](Value v, Value row, int64_t rows, Value col,
+  auto operand = [&](bool isA, Value row, int64_t rows, Value col,
                      int64_t cols) -> FailureOr<Value> {
     Value ok = arith::AndIOp::create(b, loc, lessThan(b, loc, row, rows),
                                      lessThan(b, loc, col, cols));
     auto guarded = scf::IfOp::create(b, loc, TypeRange{stageType}, ok, true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&guarded.getThenRegion().front());
-    SmallVector<Value> index = elemental::broadcastIndex(
-        b, loc, batchIndex, out.take_front(batchRank),
-        cast<ShapedType>(v.getType()).getShape().drop_back(2));
-    index.push_back(row);
-    index.push_back(col);
-    FailureOr<Value> x = k.elements.emit(b, loc, v, index);
+    FailureOr<Value> x = emitGemmOperand(k.elements, b, loc, view, isA,
+                                         batchIndex, row, col);
     if (failed(x))
       return failure();
     Value staged = x->getType() == stageType
@@ -216,12 +218,12 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
     // B along N (64 per row, coalesced).
     // Element e of a tile `width` wide: operand (rowBase + e / width,
     // colBase + e % width), stored [col][row] when `transposed`.
-    auto stage = [&](Value v, Value tile, Value e, int64_t width,
+    auto stage = [&](bool isA, Value tile, Value e, int64_t width,
                      bool transposed, Value rowBase, int64_t rows,
                      Value colBase, int64_t cols) -> LogicalResult {
       Value r = arith::DivUIOp::create(b, loc, e, idx(b, loc, width));
       Value c = arith::RemUIOp::create(b, loc, e, idx(b, loc, width));
-      FailureOr<Value> x = operand(v, add(b, loc, rowBase, r), rows,
+      FailureOr<Value> x = operand(isA, add(b, loc, rowBase, r), rows,
                                    add(b, loc, colBase, c), cols);
       if (failed(x))
         return failure();
@@ -233,9 +235,9 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
     // the fragments pair it).
     for (int64_t q = 0; q < kTileMN * kTileK / 256; ++q) {
       Value e = add(b, loc, tid, idx(b, loc, 256 * q));
-      if (failed(stage(mm.getLhs(), as, e, kTileK, /*transposed=*/!mma, m0, M,
+      if (failed(stage(/*isA=*/true, as, e, kTileK, /*transposed=*/!mma, m0, M,
                        k0, K)) ||
-          failed(stage(mm.getRhs(), bs, e, kTileMN, /*transposed=*/mma, k0, K,
+          failed(stage(/*isA=*/false, bs, e, kTileMN, /*transposed=*/mma, k0, K,
                        n0, N)))
         return failure();
     }
@@ -333,13 +335,14 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
       Value acc = mma ? memref::LoadOp::create(b, loc, cs, ValueRange{row, col})
                             .getResult()
                       : kLoop.getResult(i * kPer + j);
-      k.elements.bindValue(
-          mm.getResult(),
-          elt.isF32() ? acc
-                      : arith::TruncFOp::create(b, loc, elt, acc).getResult());
-      SmallVector<Value> index(batchIndex);
-      index.push_back(m);
-      index.push_back(n);
+      FailureOr<Value> value =
+          emitGemmResult(k.elements, b, loc, view, acc, batchIndex, m, n);
+      if (failed(value))
+        return failure();
+      k.elements.bindValue(view.result(), *value);
+      IRArith ar{b, loc};
+      SmallVector<Value> index =
+          view.resultIndex(ar, ArrayRef<Value>(batchIndex), m, n);
       Value linear = ElementalEmitter::linearize(b, loc, index, out);
       for (auto [value, buffer] : llvm::zip(results, k.outputs)) {
         FailureOr<Value> s = k.elements.emit(b, loc, value, index);
@@ -347,7 +350,7 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
           return failure();
         memref::StoreOp::create(b, loc, *s, buffer, linear);
       }
-      k.elements.unbindValue(mm.getResult());
+      k.elements.unbindValue(view.result());
       k.elements.clearCache();
     }
   // mma: the next tile's accumulators overwrite the result tile.

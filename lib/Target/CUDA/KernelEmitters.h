@@ -49,8 +49,10 @@ LogicalResult emitColumnReductionKernel(OpBuilder &b, KernelContext &k);
 /// A transpose (with elementwise ops around it) in 32x32 tiles staged
 /// through shared memory, 32x8 threads: coalesced reads and writes.
 LogicalResult emitTransposeTiledKernel(OpBuilder &b, KernelContext &k);
-/// A float matmul in 64x64 output tiles, K through shared memory in
-/// steps of 16, 4x4 outputs per thread of 256, the epilogue per output.
+/// A float matmul or direct convolution with groups 1 (its GEMM view) in
+/// 64x64 output tiles, K through shared memory in steps of 16, 4x4
+/// outputs per thread of 256, the epilogue per output; tensor cores for
+/// f16/bf16 (`mma`).
 LogicalResult emitContractionTiledKernel(OpBuilder &b, KernelContext &k);
 
 /// Global thread id and total threads of the launch (index values).

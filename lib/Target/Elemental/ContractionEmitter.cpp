@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "Emitters.h"
 
+#include "bwc/Target/Elemental/GemmEmit.h"
 #include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -109,8 +110,59 @@ SmallVector<Value> logicalIndex(ValueRange index, ArrayRef<int64_t> perm) {
   return out;
 }
 
+/// The CPU check of GemmView: the conv element at `physical` as the sum
+/// over k of the view's A(m, k) * B(k, n) at the view index gemmIndex
+/// gives, plus the bias; NaN unless resultIndex maps that view index back
+/// to `physical` (so the check covers both directions of the mapping).
+FailureOr<Value> convViaGemm(ElementalEmitter &e, OpBuilder &b, Location loc,
+                             ConvOp op, const GemmView &view,
+                             ValueRange physical) {
+  IRArith ar{b, loc};
+  SmallVector<Value> phys(physical);
+  SmallVector<Value> g = view.gemmIndex(ar, phys);
+  Value batch = g[0], m = g[1], n = g[2];
+  Type elt = op.getType().getElementType();
+  Type acc = ElementalEmitter::accumulatorType(op, elt);
+  Value init = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(acc)));
+  Loops r = buildLoops(
+      b, loc, {view.k}, init,
+      [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange it) -> Loops {
+        FailureOr<Value> x =
+            emitGemmOperand(e, nb, l, view, /*isA=*/true, batch, m, ivs[0]);
+        if (failed(x))
+          return failure();
+        FailureOr<Value> y =
+            emitGemmOperand(e, nb, l, view, /*isA=*/false, batch, ivs[0], n);
+        if (failed(y))
+          return failure();
+        Value p = arith::MulFOp::create(
+            nb, l, lowering::emitCast(nb, l, *x, elementOf(view.aTensor()), acc),
+            lowering::emitCast(nb, l, *y, elementOf(view.bTensor()), acc));
+        return SmallVector<Value>{arith::AddFOp::create(nb, l, it[0], p)};
+      });
+  if (failed(r))
+    return failure();
+  FailureOr<Value> v = emitGemmResult(e, b, loc, view, (*r)[0], batch, m, n);
+  if (failed(v))
+    return failure();
+  Value same;
+  for (auto [got, want] :
+       llvm::zip(view.resultIndex(ar, ArrayRef<Value>{batch}, m, n), phys))
+    same = andI(b, loc, same,
+                arith::CmpIOp::create(b, loc, P::eq, got, want));
+  Value nan = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(v->getType(), APFloat::getNaN(
+                                               cast<FloatType>(v->getType())
+                                                   .getFloatSemantics())));
+  return arith::SelectOp::create(b, loc, same, *v, nan).getResult();
+}
+
 FailureOr<Value> conv(ElementalEmitter &e, OpBuilder &b, Location loc,
                       ConvOp op, ValueRange physical) {
+  if (e.getConvViaGemm() && isa<FloatType>(op.getType().getElementType()))
+    if (std::optional<GemmView> view = GemmView::get(op))
+      return convViaGemm(e, b, loc, op, *view, physical);
   // Formulas in logical (channels-first) order; a channels_last op maps its
   // indices through getDataPerm/getFilterPerm at the loads.
   SmallVector<int64_t> in = op.getLogicalInputShape(),

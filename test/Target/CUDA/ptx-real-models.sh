@@ -3,7 +3,8 @@
 # work on any machine: no GPU, no CUDA toolkit) and, when ptxas is installed
 # ($BWC_PTXAS, PATH or /usr/local/cuda/bin), assembles every PTX module for
 # sm_90. Also assembles the lit tests' kernels (one per emitter, and the
-# issue-10 column reductions, the tensor-core matmuls) and ppocr_rec in
+# issue-10 column reductions, the tensor-core matmuls, the implicit-GEMM
+# convolutions) and ppocr_rec in
 # bf16 (its matmuls on the mma path). Exits 77 (skipped, with the reason) when the
 # models or ptxas are missing, after the compile checks.
 # Usage: ptx-real-models.sh BIN_DIR MODELS_DIR SRC_DIR
@@ -53,6 +54,7 @@ check oww_embedding "$models/oww_embedding/model.onnx" --input-shape=input_1=1x7
 check ppocr_rec_bf16 "$models/ppocr_rec/model.onnx" --input-shape=x=1x3x48x320 --precision=bf16
 check emitters "$src/test/Target/CUDA/kernels.mlir"
 check mma "$src/test/Target/CUDA/mma.mlir"
+check implicit_gemm "$src/test/Target/CUDA/implicit-gemm.mlir" --layout=nchw
 check column_reductions "$src/test/Target/CUDA/column-reduction.mlir"
 echo "$compiled compiled, $assembled assembled by ptxas, $failed failed"
 [ "$failed" -eq 0 ] || exit 1

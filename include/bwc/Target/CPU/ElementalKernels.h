@@ -13,7 +13,8 @@ namespace mlir::bwc {
 /// row's outputs) when its reductions share one row structure, else one
 /// loop nest per output shape. Errors go to the op the emitter cannot
 /// handle; the kernel is then left unchanged.
-LogicalResult emitElementalKernel(func::FuncOp kernel);
+LogicalResult emitElementalKernel(func::FuncOp kernel,
+                                  bool convViaGemm = false);
 
 } // namespace mlir::bwc
 

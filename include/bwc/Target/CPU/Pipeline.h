@@ -16,7 +16,8 @@ void buildCPULoweringPipeline(OpPassManager &pm);
 /// The same result through the elemental emitter instead of linalg
 /// (`--codegen=elemental`): bwc-emit-elemental-kernels writes scalar loops
 /// on flat buffers, then buildCPULoopsToLLVMPipeline.
-void buildCPUElementalLoweringPipeline(OpPassManager &pm);
+void buildCPUElementalLoweringPipeline(OpPassManager &pm,
+                                       bool convViaGemm = false);
 
 /// From scf loops on memrefs (arith, math, memref) to the LLVM dialect: the
 /// tail both CPU pipelines share.

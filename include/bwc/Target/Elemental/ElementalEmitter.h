@@ -112,6 +112,11 @@ public:
                          ArrayRef<int64_t> shape);
 
   func::FuncOp getKernel() const { return kernel; }
+  /// The CPU check of GemmView: float direct convolutions with groups 1
+  /// summed over their implicit-GEMM view instead of their window (see
+  /// bwc-emit-elemental-kernels' conv-via-gemm).
+  void setConvViaGemm(bool on) { convViaGemm = on; }
+  bool getConvViaGemm() const { return convViaGemm; }
   ValueRange getArgBuffers() const { return argBuffers; }
 
   /// The type `op` (a reduce, matmul, conv or pool) sums in: its
@@ -127,6 +132,7 @@ private:
 
   func::FuncOp kernel;
   SmallVector<Value> argBuffers;
+  bool convViaGemm = false;
   llvm::DenseMap<Value, Value> bound;
   /// (value, index operands...) -> scalar, see clearCache().
   std::map<std::vector<const void *>, Value> cache;

@@ -1,0 +1,73 @@
+//===- GemmView.cpp - A matmul or convolution as a batch of GEMMs ---------===//
+#include "bwc/Analysis/GemmView.h"
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+std::optional<GemmView> GemmView::get(Operation *op) {
+  GemmView v;
+  v.op = op;
+  if (auto mm = dyn_cast_or_null<MatmulOp>(op)) {
+    auto lhs = cast<ShapedType>(mm.getLhs().getType());
+    auto rhs = cast<ShapedType>(mm.getRhs().getType());
+    ArrayRef<int64_t> out = mm.getType().getShape();
+    if (lhs.getRank() < 2 || rhs.getRank() < 2 || out.size() < 2)
+      return std::nullopt;
+    v.kind = Kind::Matmul;
+    v.lhsShape.assign(lhs.getShape().begin(), lhs.getShape().end());
+    v.rhsShape.assign(rhs.getShape().begin(), rhs.getShape().end());
+    v.batchShape.assign(out.begin(), out.end() - 2);
+    v.m = out[out.size() - 2];
+    v.n = out.back();
+    v.k = lhs.getShape().back();
+    return v;
+  }
+  auto conv = dyn_cast_or_null<ConvOp>(op);
+  if (!conv || conv.getTransposed() || conv.getGroups() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> in = conv.getLogicalInputShape(),
+                       w = conv.getLogicalFilterShape(),
+                       out = conv.getLogicalResultShape();
+  int64_t spatial = in.size() - 2;
+  v.kind = conv.getChannelsLast() ? Kind::ConvChannelsLast
+                                  : Kind::ConvChannelsFirst;
+  v.inShape = in;
+  v.inSpatial.assign(in.begin() + 2, in.end());
+  v.outSpatial.assign(out.begin() + 2, out.end());
+  v.kernelSpatial.assign(w.begin() + 2, w.end());
+  v.strides.assign(conv.getStrides().begin(), conv.getStrides().end());
+  v.dilations.assign(conv.getDilations().begin(), conv.getDilations().end());
+  v.padsLo.assign(conv.getPads().begin(), conv.getPads().begin() + spatial);
+  v.dataPerm = conv.getDataPerm();
+  v.filterPerm = conv.getFilterPerm();
+  v.channels = in[1];
+  for (int64_t t : v.kernelSpatial)
+    v.taps *= t;
+  int64_t positions = 1;
+  for (int64_t o : v.outSpatial)
+    positions *= o;
+  v.batchShape = {in[0]};
+  v.k = v.channels * v.taps;
+  v.m = v.kind == Kind::ConvChannelsFirst ? w[0] : positions;
+  v.n = v.kind == Kind::ConvChannelsFirst ? positions : w[0];
+  return v;
+}
+
+Value GemmView::aTensor() const {
+  if (auto mm = dyn_cast<MatmulOp>(op))
+    return mm.getLhs();
+  auto conv = cast<ConvOp>(op);
+  return kind == Kind::ConvChannelsFirst ? conv.getFilter() : conv.getInput();
+}
+
+Value GemmView::bTensor() const {
+  if (auto mm = dyn_cast<MatmulOp>(op))
+    return mm.getRhs();
+  auto conv = cast<ConvOp>(op);
+  return kind == Kind::ConvChannelsFirst ? conv.getInput() : conv.getFilter();
+}
+
+Value GemmView::bias() const {
+  auto conv = dyn_cast<ConvOp>(op);
+  return conv ? conv.getBias() : Value();
+}

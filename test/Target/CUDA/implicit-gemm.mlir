@@ -1,0 +1,56 @@
+// Convolutions as implicit GEMMs: a direct float convolution with groups 1
+// is contraction_tiled over its GemmView (include/bwc/Analysis/GemmView.h):
+// channels-first M = F, N = output positions, K = C x taps (the input
+// staged along the output positions, padding taps 0); channels_last M =
+// output positions, N = F, K = taps x C (channels innermost), on the
+// tensor cores in bf16. The bias and the epilogue (relu) bind to the sum
+// as for a matmul. A depthwise convolution (groups 8) stays
+// thread_per_output. The view's indices are checked on the CPU
+// (GemmViewTest; e2e-real-models-conv-gemm); the kernels never ran on a
+// GPU here.
+// RUN: bwc-compile %s --target=cuda --layout=nchw --emit=gpu -o - | FileCheck %s --check-prefix=GPU
+// RUN: bwc-compile %s --target=cuda --layout=nchw --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+// ptxas runs on this file in the cuda-ptx-real-models ctest.
+
+// GPU: gpu.module @bwc_kernels
+
+// Tests the depthwise convolution: one thread per output.
+// GPU-LABEL: gpu.func @main_k2_conv_bwc
+// GPU-SAME: emitter = "thread_per_output"
+
+// Tests the channels_last bf16 convolution (3x3, stride 2, pad 1; 9x9x16
+// -> 5x5x32): M = 25, N = 32, K = 144 in steps of 16, mma.sync.
+// GPU-LABEL: gpu.func @main_k1_conv_bwc
+// GPU-SAME: emitter = "contraction_tiled", grid = 1 : i64, mma = 1 : i64
+// GPU: scf.for %{{.*}} = %c0{{.*}} to %c144{{.*}} step %c16
+// GPU: arith.select
+// GPU: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<bf16>
+
+// Tests the channels-first f32 convolution with bias and relu (2 images,
+// 8 -> 16 channels, 3x3, pad 1, 10x12): M = 16, N = 120 (2 tiles per
+// image), K = 72; padding taps staged as 0 (select); the bias added to the
+// sum, then relu, in the epilogue.
+// GPU-LABEL: gpu.func @main_k0_fusion_contraction_bwc
+// GPU-SAME: emitter = "contraction_tiled", grid = 4 : i64, mma = 0 : i64
+// GPU: scf.for %{{.*}} = %c0{{.*}} to %c72{{.*}} step %c16
+// GPU: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// GPU: gpu.barrier
+// GPU-COUNT-16: arith.mulf
+// GPU: %[[BIAS:.*]] = memref.load %arg2
+// GPU-NEXT: %[[SUM:.*]] = arith.addf %{{.*}}, %[[BIAS]] : f32
+// GPU: arith.cmpf olt, %[[SUM]]
+// GPU: %[[RELU:.*]] = arith.select %{{.*}}, %{{.*}}, %[[SUM]]
+// GPU-NEXT: memref.store %[[RELU]], %arg3
+
+// PTX-LABEL: .visible .entry main_k1_conv_bwc(
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-LABEL: .visible .entry main_k0_fusion_contraction_bwc(
+// PTX: bar.sync
+
+func.func @main(%x: tensor<2x8x10x12xf32>, %w: tensor<16x8x3x3xf32>, %b: tensor<16xf32>, %y: tensor<1x9x9x16xbf16>, %v: tensor<3x3x16x32xbf16>, %dw: tensor<8x1x3x3xf32>) -> (tensor<2x16x10x12xf32>, tensor<1x5x5x32xbf16>, tensor<2x8x10x12xf32>) {
+  %c = bwc.conv %x, %w, %b strides = [1, 1] dilations = [1, 1] pads = [1, 1, 1, 1] groups = 1 : (tensor<2x8x10x12xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>) -> tensor<2x16x10x12xf32>
+  %r = bwc.unary relu %c : (tensor<2x16x10x12xf32>) -> tensor<2x16x10x12xf32>
+  %n = bwc.conv %y, %v strides = [2, 2] dilations = [1, 1] pads = [1, 1, 1, 1] groups = 1 {channels_last} : (tensor<1x9x9x16xbf16>, tensor<3x3x16x32xbf16>) -> tensor<1x5x5x32xbf16>
+  %d = bwc.conv %x, %dw strides = [1, 1] dilations = [1, 1] pads = [1, 1, 1, 1] groups = 8 : (tensor<2x8x10x12xf32>, tensor<8x1x3x3xf32>) -> tensor<2x8x10x12xf32>
+  return %r, %n, %d : tensor<2x16x10x12xf32>, tensor<1x5x5x32xbf16>, tensor<2x8x10x12xf32>
+}
