@@ -112,6 +112,16 @@ if [ -f "$out/artifacts/ppocr_det.b8.nolayout.bwc" ] && [ -f "$out/artifacts/ppo
     note "layout comparison failed: $(tail -1 "$res/layout-ppocr_det.b8.txt")"
 fi
 
+# 5b'. Convolutions one thread per output vs implicit GEMMs (ppocr_det).
+if [ -f "$out/artifacts/ppocr_det.directconv.bwc" ] && [ -f "$out/artifacts/ppocr_det.bwc" ]; then
+  BWC_RUN_DIR=$run_dir BENCH_RUNS=$runs BWC_RUN_FLAGS="${peak_flags[*]}" \
+    BENCH_LABELS="direct conv,implicit GEMM" \
+    timeout "$case_timeout" bash scripts/compare-fusion.sh --artifacts \
+    "$out/artifacts/ppocr_det.directconv.bwc" "$out/artifacts/ppocr_det.bwc" \
+    > "$res/conv-ppocr_det.txt" 2>&1 ||
+    note "conv comparison failed: $(tail -1 "$res/conv-ppocr_det.txt")"
+fi
+
 # 5c. Tuning: time every bundle's candidates (bwc-compile --tune-export
 # made them); bundle.tsv and results.tsv come back under results/tune/NAME
 # for bwc-compile --tune-import there.
@@ -143,10 +153,14 @@ fi
 "$PYTHON" python/bench_tables.py gpu-check "$out" | tee "$res/summary.txt"
 status=${PIPESTATUS[0]}
 for m in ppocr_det ppocr_rec; do
-  [ -f "$res/fusion-$m.txt" ] && { echo; echo "== fusion: $m"; tail -7 "$res/fusion-$m.txt"; }
+  [ -f "$res/fusion-$m.txt" ] && { echo; echo "== fusion: $m"; tail -8 "$res/fusion-$m.txt"; }
 done
 if [ -f "$res/layout-ppocr_det.b8.txt" ]; then
   echo; echo "== ppocr_det batch 8: left --layout=nchw --tile=none, right default passes"
-  tail -7 "$res/layout-ppocr_det.b8.txt"
+  tail -8 "$res/layout-ppocr_det.b8.txt"
+fi
+if [ -f "$res/conv-ppocr_det.txt" ]; then
+  echo; echo "== ppocr_det: left --conv-kernels=direct, right implicit GEMMs (default)"
+  tail -8 "$res/conv-ppocr_det.txt"
 fi
 exit "$status"

@@ -264,7 +264,7 @@ struct ConfigureKernelsPass
       set("row", row.row);
       set("rows", row.rows);
       set("elements_per_thread", l.perThread);
-    } else if (Operation *mm = tiledContraction(kernel)) {
+    } else if (Operation *mm = tiledContraction(kernel, convGemm)) {
       // 64x64 output tiles of its GEMM view, K in steps of 16 through
       // shared memory, 4x4 outputs per thread of 256 (in the epilogue).
       GemmView view = *GemmView::get(mm);
@@ -385,7 +385,7 @@ SmallVector<TransposeOp, 2> mlir::bwc::tiledTransposes(func::FuncOp kernel) {
   return transposes;
 }
 
-Operation *mlir::bwc::tiledContraction(func::FuncOp kernel) {
+Operation *mlir::bwc::tiledContraction(func::FuncOp kernel, bool convs) {
   SmallVector<Operation *> found;
   bool other = false;
   kernel.walk([&](Operation *op) {
@@ -397,6 +397,8 @@ Operation *mlir::bwc::tiledContraction(func::FuncOp kernel) {
   if (found.size() != 1 || other)
     return nullptr;
   Operation *op = found.front();
+  if (!convs && isa<ConvOp>(op))
+    return nullptr;
   std::optional<GemmView> view = GemmView::get(op);
   if (!view)
     return nullptr;

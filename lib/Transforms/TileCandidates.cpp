@@ -162,7 +162,8 @@ SmallVector<TileCandidate> launchVariants(func::FuncOp kernel,
 
 SmallVector<TileCandidate>
 mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
-                          const llvm::StringSet<> &allowed, int64_t smCount) {
+                          const llvm::StringSet<> &allowed, int64_t smCount,
+                          bool convGemm) {
   Builder b(kernel.getContext());
   auto i64 = [&](int64_t v) -> Attribute { return b.getI64IntegerAttr(v); };
   auto name = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
@@ -215,7 +216,7 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
   // The CUDA driver's contractions (tiledContraction: a matmul or a
   // direct convolution with groups 1 as its GEMM view, floats summed in
   // f32), 64x64x16 tiles only.
-  Operation *contraction = tiledContraction(kernel);
+  Operation *contraction = tiledContraction(kernel, convGemm);
   if (contraction &&
       (emitter == "thread_per_output" || emitter == "contraction_tiled") &&
       allowed.contains("contraction_tiled")) {
@@ -255,9 +256,10 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
 SmallVector<TileCandidate>
 mlir::bwc::tuningCandidates(func::FuncOp kernel, DictionaryAttr chosen,
                             const llvm::StringSet<> &allowed, int64_t smCount,
-                            int64_t sharedMemoryBytes, size_t limit) {
+                            int64_t sharedMemoryBytes, size_t limit,
+                            bool convGemm) {
   SmallVector<TileCandidate> all = tileCandidates(kernel, chosen, allowed,
-                                                  smCount);
+                                                  smCount, convGemm);
   all.append(launchVariants(kernel, chosen, smCount));
   SmallVector<TileCandidate> out;
   // The access model's rejections are expected here (a variant that does

@@ -112,6 +112,12 @@ static cl::opt<std::string> tileEmitters(
     "tile-emitters",
     cl::desc("The emitters bwc-tile may choose, comma-separated (default: "
              "those the CUDA target has; see docs/passes/bwc-tile.md)"));
+static cl::opt<std::string> convKernels(
+    "conv-kernels",
+    cl::desc("CUDA: gemm (default: direct convolutions with groups 1 as "
+             "implicit GEMMs, contraction_tiled) or direct (one thread per "
+             "output, the kernels before 2026-11-30)"),
+    cl::init("gemm"));
 static cl::opt<bool>
     tune("tune", cl::desc("CUDA: time a few configurations of every distinct "
                           "kernel on GPU 0 and merge the fastest into "
@@ -167,10 +173,12 @@ FailureOr<Coalescing> measureCoalescing(ModuleOp module) {
   PassManager pm(module.getContext());
   mlir::bwc::ConfigureKernelsPassOptions configure;
   configure.smCount = smCount;
+  configure.convGemm = convKernels == "gemm";
   pm.addPass(mlir::bwc::createConfigureKernelsPass(configure));
   if (tile == "default") {
     mlir::bwc::TilePassOptions options;
     options.smCount = smCount;
+    options.convGemm = convKernels == "gemm";
     if (!tileEmitters.empty())
       options.emitters = tileEmitters;
     pm.addPass(mlir::bwc::createTilePass(options));
@@ -402,6 +410,12 @@ int main(int argc, char **argv) {
                  << "' (expected cpu or cuda)\n";
     return 1;
   }
+  if (convKernels != "gemm" && convKernels != "direct") {
+    llvm::errs() << "bwc-compile: --conv-kernels expects gemm or direct but "
+                    "got '"
+                 << convKernels << "'\n";
+    return 1;
+  }
   if (elementalConv != "direct" && elementalConv != "gemm") {
     llvm::errs() << "bwc-compile: --elemental-conv expects direct or gemm but "
                     "got '"
@@ -560,6 +574,7 @@ int main(int argc, char **argv) {
     cuda.smCount = smCount;
     cuda.tile = tile == "default";
     cuda.tileEmitters = tileEmitters;
+    cuda.convGemm = convKernels == "gemm";
     if (failed(mlir::bwc::exportTuningBundle(*module, cuda, tuneExport)))
       return 1;
   }
@@ -576,6 +591,7 @@ int main(int argc, char **argv) {
     options.cuda.smCount = smCount;
     options.cuda.tile = tile == "default";
     options.cuda.tileEmitters = tileEmitters;
+    options.cuda.convGemm = convKernels == "gemm";
     options.cachePath = tuningCache;
     FailureOr<std::string> gpu = mlir::bwc::tuneKernels(*module, options);
     if (failed(gpu))
@@ -593,6 +609,7 @@ int main(int argc, char **argv) {
     cuda.cubin = emit == "artifact";
     cuda.tile = tile == "default";
     cuda.tileEmitters = tileEmitters;
+    cuda.convGemm = convKernels == "gemm";
     cuda.tuningCache = tuningCache;
     cuda.tuneGpu = tuneGpu;
     std::string gpuText;

@@ -76,8 +76,8 @@ SmallVector<TransposeOp, 2> tiledTransposes(func::FuncOp kernel);
 /// (as an implicit GEMM, GemmView), the kernel's only windowed op,
 /// f16/bf16/f32 operands of its element type summed in f32 (no other
 /// acc_type), every value computed from it elementwise on its shape, the
-/// shape of every result; else null.
-Operation *tiledContraction(func::FuncOp kernel);
+/// shape of every result; else null. Without `convs`, matmuls only.
+Operation *tiledContraction(func::FuncOp kernel, bool convs = true);
 
 /// The program function `name` of `module`, or null after an error naming
 /// it (every program pass starts here).

@@ -121,6 +121,9 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
            "Most threads per block">,
     Option<"loopBlock", "loop-block", "int64_t", "256",
            "Threads per block of loop and thread-per-output kernels">,
+    Option<"convGemm", "conv-gemm", "bool", "true",
+           "Direct convolutions with groups 1 as implicit GEMMs "
+           "(contraction_tiled); false: thread_per_output">,
   ];
 }
 
@@ -154,6 +157,9 @@ def TilePass : Pass<"bwc-tile", "::mlir::ModuleOp"> {
            "\"loop,thread_per_output,row_reduction,column_reduction,transpose_tiled\"",
            "Comma-separated emitters the target supports; the pass chooses "
            "only among these">,
+    Option<"convGemm", "conv-gemm", "bool", "true",
+           "Whether contraction_tiled may take convolutions (implicit "
+           "GEMMs), as bwc-configure-kernels' option of the same name">,
   ];
 }
 

@@ -32,10 +32,12 @@ struct TileCandidate {
 /// bwc-tile's candidates for `kernel`: `dflt` (bwc-configure-kernels'
 /// configuration) first, then the other emitters in `allowed` that apply to
 /// it, with grids sized for `smCount` SMs. Shared memory is not checked.
+/// Without `convGemm`, contraction_tiled is offered to matmuls only.
 SmallVector<TileCandidate> tileCandidates(func::FuncOp kernel,
                                           DictionaryAttr dflt,
                                           const llvm::StringSet<> &allowed,
-                                          int64_t smCount);
+                                          int64_t smCount,
+                                          bool convGemm = true);
 
 /// The configurations `bwc-compile --tune` times for `kernel`: `chosen`
 /// (the heuristic's, first), the other tile candidates, then launch-shape
@@ -49,7 +51,8 @@ SmallVector<TileCandidate> tuningCandidates(func::FuncOp kernel,
                                             const llvm::StringSet<> &allowed,
                                             int64_t smCount,
                                             int64_t sharedMemoryBytes,
-                                            size_t limit = 8);
+                                            size_t limit = 8,
+                                            bool convGemm = true);
 
 } // namespace mlir::bwc
 

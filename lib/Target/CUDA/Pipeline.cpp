@@ -257,10 +257,12 @@ LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
   PassManager configure(&ctx);
   ConfigureKernelsPassOptions config;
   config.smCount = options.smCount;
+  config.convGemm = options.convGemm;
   configure.addPass(createConfigureKernelsPass(config));
   if (options.tile) {
     TilePassOptions tile;
     tile.smCount = options.smCount;
+    tile.convGemm = options.convGemm;
     if (!options.tileEmitters.empty())
       tile.emitters = options.tileEmitters;
     configure.addPass(createTilePass(tile));

@@ -93,8 +93,10 @@ LogicalResult forEachDistinctKernel(
   PassManager configure(module.getContext());
   ConfigureKernelsPassOptions configureOptions;
   configureOptions.smCount = cuda.smCount;
+  configureOptions.convGemm = cuda.convGemm;
   configure.addPass(createConfigureKernelsPass(configureOptions));
   TilePassOptions tile;
+  tile.convGemm = cuda.convGemm;
   if (cuda.tile) {
     tile.smCount = cuda.smCount;
     if (!cuda.tileEmitters.empty())
@@ -114,7 +116,8 @@ LogicalResult forEachDistinctKernel(
       continue;
     if (failed(visit(kernel, signature,
                      tuningCandidates(kernel, chosen, allowed, cuda.smCount,
-                                      tile.sharedMemoryBytes))))
+                                      tile.sharedMemoryBytes, /*limit=*/8,
+                                      cuda.convGemm))))
       return failure();
   }
   return success();

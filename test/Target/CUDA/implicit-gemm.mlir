@@ -10,7 +10,19 @@
 // GPU here.
 // RUN: bwc-compile %s --target=cuda --layout=nchw --emit=gpu -o - | FileCheck %s --check-prefix=GPU
 // RUN: bwc-compile %s --target=cuda --layout=nchw --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+// RUN: bwc-compile %s --target=cuda --layout=nchw --conv-kernels=direct --emit=gpu -o - | FileCheck %s --check-prefix=DIRECT
+// RUN: not bwc-compile %s --target=cuda --conv-kernels=winograd --emit=gpu -o - 2>&1 | FileCheck %s --check-prefix=BAD
 // ptxas runs on this file in the cuda-ptx-real-models ctest.
+
+// Tests --conv-kernels=direct (the escape hatch and the GPU check's A/B):
+// every convolution one thread per output.
+// DIRECT-LABEL: gpu.func @main_k2_conv_bwc
+// DIRECT-SAME: emitter = "thread_per_output"
+// DIRECT-LABEL: gpu.func @main_k1_conv_bwc
+// DIRECT-SAME: emitter = "thread_per_output"
+// DIRECT-LABEL: gpu.func @main_k0_fusion_contraction_bwc
+// DIRECT-SAME: emitter = "thread_per_output"
+// BAD: bwc-compile: --conv-kernels expects gemm or direct but got 'winograd'
 
 // GPU: gpu.module @bwc_kernels
 

@@ -33,6 +33,9 @@ struct CudaOptions {
   bool tile = true;
   /// The emitters bwc-tile may choose (empty: the pass's default list).
   std::string tileEmitters;
+  /// Direct convolutions with groups 1 as implicit GEMMs (bwc-compile
+  /// --conv-kernels=gemm, default) or one thread per output (direct).
+  bool convGemm = true;
   /// A tuning cache (bwc-compile --tuning-cache) that bwc-apply-tuning
   /// reads after bwc-tile, and the GPU whose entries to use (empty: the
   /// cache's only GPU).
