@@ -93,34 +93,24 @@ while IFS=$'\t' read -r name kind artifact case flags; do
   done
 done < "$out/manifest.tsv"
 
-# 5. Fusion before/after, measured.
+# 5. Two artifacts measured side by side (compare-fusion.sh --artifacts):
+# RESULT LEFT RIGHT [LABELS]; skipped when either artifact is missing.
+compare() {
+  local result=$1 left=$out/artifacts/$2.bwc right=$out/artifacts/$3.bwc
+  [ -f "$left" ] && [ -f "$right" ] || return 0
+  BWC_RUN_DIR=$run_dir BENCH_RUNS=$runs BWC_RUN_FLAGS="${peak_flags[*]}" \
+    BENCH_LABELS=${4:-} timeout "$case_timeout" bash scripts/compare-fusion.sh \
+    --artifacts "$left" "$right" > "$res/$result.txt" 2>&1 ||
+    note "$result failed: $(tail -1 "$res/$result.txt")"
+}
+# Fusion before/after.
 for m in ppocr_det ppocr_rec; do
-  [ -f "$out/artifacts/$m.nofuse.bwc" ] && [ -f "$out/artifacts/$m.bwc" ] || continue
-  BWC_RUN_DIR=$run_dir BENCH_RUNS=$runs BWC_RUN_FLAGS="${peak_flags[*]}" \
-    timeout "$case_timeout" bash scripts/compare-fusion.sh --artifacts \
-    "$out/artifacts/$m.nofuse.bwc" "$out/artifacts/$m.bwc" > "$res/fusion-$m.txt" 2>&1 ||
-    note "compare-fusion $m failed: $(tail -1 "$res/fusion-$m.txt")"
+  compare "fusion-$m" "$m.nofuse" "$m"
 done
-
-# 5b. Layout and tiling passes off vs on (ppocr_det, batch 8), measured.
-if [ -f "$out/artifacts/ppocr_det.b8.nolayout.bwc" ] && [ -f "$out/artifacts/ppocr_det.b8.bwc" ]; then
-  BWC_RUN_DIR=$run_dir BENCH_RUNS=$runs BWC_RUN_FLAGS="${peak_flags[*]}" \
-    BENCH_LABELS="no layout/tile,layout+tile" \
-    timeout "$case_timeout" bash scripts/compare-fusion.sh --artifacts \
-    "$out/artifacts/ppocr_det.b8.nolayout.bwc" "$out/artifacts/ppocr_det.b8.bwc" \
-    > "$res/layout-ppocr_det.b8.txt" 2>&1 ||
-    note "layout comparison failed: $(tail -1 "$res/layout-ppocr_det.b8.txt")"
-fi
-
+# 5b. Layout and tiling passes off vs on (ppocr_det, batch 8).
+compare layout-ppocr_det.b8 ppocr_det.b8.nolayout ppocr_det.b8 "no layout/tile,layout+tile"
 # 5b'. Convolutions one thread per output vs implicit GEMMs (ppocr_det).
-if [ -f "$out/artifacts/ppocr_det.directconv.bwc" ] && [ -f "$out/artifacts/ppocr_det.bwc" ]; then
-  BWC_RUN_DIR=$run_dir BENCH_RUNS=$runs BWC_RUN_FLAGS="${peak_flags[*]}" \
-    BENCH_LABELS="direct conv,implicit GEMM" \
-    timeout "$case_timeout" bash scripts/compare-fusion.sh --artifacts \
-    "$out/artifacts/ppocr_det.directconv.bwc" "$out/artifacts/ppocr_det.bwc" \
-    > "$res/conv-ppocr_det.txt" 2>&1 ||
-    note "conv comparison failed: $(tail -1 "$res/conv-ppocr_det.txt")"
-fi
+compare conv-ppocr_det ppocr_det.directconv ppocr_det "direct conv,implicit GEMM"
 
 # 5c. Tuning: time every bundle's candidates (bwc-compile --tune-export
 # made them); bundle.tsv and results.tsv come back under results/tune/NAME

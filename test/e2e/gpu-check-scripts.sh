@@ -51,6 +51,11 @@ json.dump([{"name": "copy", "bw": 100.0},
            {"name": "layernorm float32", "min_bytes": 131072, "eager": 0.5,
             "inductor": 0.25}], open(sys.argv[1], "w"))
 PY
+# Two stand-in artifacts (the smoke test's) exercise the side-by-side
+# comparisons that ppocr_det's variants get on the GPU.
+tar xzf "$tmp/out/bundle.tgz" -C "$tmp/out" artifacts/smoke.bwc
+cp "$tmp/out/artifacts/smoke.bwc" "$tmp/out/artifacts/ppocr_det.bwc"
+cp "$tmp/out/artifacts/smoke.bwc" "$tmp/out/artifacts/ppocr_det.directconv.bwc"
 mkdir -p "$tmp/ret"
 OUT=$tmp/ret BWC_RUN=$build/bin/bwc-run BWC_CUDA_DRIVER=$build/lib/libbwc-fake-cuda.so \
   SKIP_PEERS=1 BENCH_RUNS=3 PEAK_COPY_BYTES=1048576 \
@@ -65,6 +70,10 @@ grep -qx 'results/summary.txt' "$tmp/ret/list.txt" ||
 grep -q '^layernorm_fp32 .* PASS .* 0\.3 *0\.5$' "$tmp/table.txt" ||
   { echo "FAIL: the layernorm row lacks the canned peer figures"; exit 1; }
 grep -q '^smoke .* PASS ' "$tmp/table.txt"
+grep -q '^== ppocr_det: left --conv-kernels=direct, right implicit GEMMs' "$tmp/table.txt" ||
+  { echo "FAIL: no side-by-side conv comparison"; exit 1; }
+grep -q '^kernel timing  *graph  *graph$' "$tmp/table.txt" ||
+  { echo "FAIL: the comparison does not say how kernels were timed"; exit 1; }
 grep -q '^10 passed, 0 failed$' "$tmp/table.txt"
 # Tuning bundles made here (--target=cuda), timed there by bwc-tune-run
 # (the fake driver), merged back here by bwc-compile --tune-import.
