@@ -159,7 +159,7 @@ bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
 /// each, whole warps), rows per block (short rows packed up to 256
 /// threads), and whether the row stays in registers.
 struct RowLaunch {
-  int64_t threadsPerRow, rowsPerBlock, perThread;
+  int64_t threadsPerRow, rowsPerBlock, perThread, vector = 1;
   bool cacheRow;
 };
 
@@ -176,6 +176,8 @@ RowLaunch rowLaunch(func::FuncOp kernel, const RowShape &row,
     l.rowsPerBlock *= 2;
   l.perThread = ceilDiv(row.row, l.threadsPerRow);
   l.cacheRow = l.perThread <= 32 && rowReductionCanCacheInput(kernel);
+  if (l.cacheRow)
+    l.vector = rowReductionVector(kernel, row.row, l.threadsPerRow);
   return l;
 }
 
@@ -263,6 +265,7 @@ struct ConfigureKernelsPass
           b.getNamedAttr("cache_row", b.getI64IntegerAttr(l.cacheRow)));
       set("row", row.row);
       set("rows", row.rows);
+      set("vector", l.vector);
       set("elements_per_thread", l.perThread);
     } else if (Operation *mm = tiledContraction(kernel, convGemm)) {
       // 64x64 output tiles of its GEMM view, K in steps of 16 through
@@ -342,6 +345,21 @@ bool mlir::bwc::rowReductionCanCacheInput(func::FuncOp kernel) {
   return elementwiseFrom(kernel, {input},
                          cast<ShapedType>(input.getType()).getShape(),
                          /*reductionsAreSeeds=*/false);
+}
+
+int64_t mlir::bwc::rowReductionVector(func::FuncOp kernel, int64_t row,
+                                      int64_t threadsPerRow) {
+  SmallVector<ReduceOp, 4> reduces = plainReductions(kernel);
+  if (reduces.empty() || threadsPerRow < 1)
+    return 1;
+  auto input = cast<ShapedType>(reduces.front().getInput().getType());
+  int64_t bytes = std::max<int64_t>(1, input.getElementTypeBitWidth() / 8);
+  int64_t share = ceilDiv(row, threadsPerRow);
+  for (int64_t v = std::max<int64_t>(1, 16 / bytes); v > 1; v /= 2)
+    if (row % v == 0 && v <= share &&
+        ceilDiv(row, threadsPerRow * v) * v <= 32)
+      return v;
+  return 1;
 }
 
 SmallVector<TransposeOp, 2> mlir::bwc::tiledTransposes(func::FuncOp kernel) {

@@ -28,15 +28,6 @@ constexpr int64_t kThreadsPerSM = 2048;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-int64_t widestElementBytes(func::FuncOp kernel) {
-  int64_t widest = 1;
-  for (Type t : llvm::concat<const Type>(kernel.getArgumentTypes(),
-                                         kernel.getResultTypes()))
-    widest = std::max<int64_t>(
-        widest, cast<ShapedType>(t).getElementTypeBitWidth() / 8);
-  return widest;
-}
-
 /// `base` with `fields` set (added or replaced).
 DictionaryAttr withFields(DictionaryAttr base,
                           ArrayRef<std::pair<StringRef, Attribute>> fields) {
@@ -110,13 +101,15 @@ SmallVector<TileCandidate> launchVariants(func::FuncOp kernel,
       if (t < 32 || t % 32 || r < 1 || t * r > 1024)
         continue;
       int64_t perThread = ceilDiv(row, t);
+      bool cached = cache && perThread <= 32;
       out.push_back({withFields(
           chosen,
           {{"block", i64(t * r)},
            {"grid", i64(std::min<int64_t>(ceilDiv(rows, r), INT32_MAX))},
            {"rows_per_block", i64(r)},
            {"threads_per_row", i64(t)},
-           {"cache_row", i64(cache && perThread <= 32)},
+           {"cache_row", i64(cached)},
+           {"vector", i64(cached ? rowReductionVector(kernel, row, t) : 1)},
            {"elements_per_thread", i64(perThread)}})});
     }
   } else if (emitter == "column_reduction") {
@@ -172,7 +165,6 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
   int64_t elements = 1;
   for (int64_t s : shape)
     elements *= s;
-  int64_t eb = widestElementBytes(kernel);
   SmallVector<TileCandidate> out = {{dflt}};
 
   // Only transposes the CUDA driver can stage (tiledTransposes), one
@@ -246,8 +238,9 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                                        {"mma", i64(mma)},
                                        {"elements_per_thread",
                                         i64(tm * tn / 256)}}),
-                     mma ? (tm + tn) * 24 * eb + tm * (tn + 1) * 4
-                         : (tm + tn) * tk * eb,
+                     // The f32 tiling stages f32 whatever the operands.
+                     mma ? (tm + tn) * 24 * 2 + tm * (tn + 1) * 4
+                         : (tm + tn) * tk * 4,
                      /*preferOnTie=*/mma == 1 || !sixteen});
   }
   return out;

@@ -30,9 +30,9 @@ func.func private @k_bool(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xi
 
 // Tests that a softmax over the last axis gets the row-reduction emitter:
 // one block per row, 1000 / 4 rounded up to 256 threads, the row kept in
-// registers (4 elements per thread).
+// registers (4 consecutive elements per thread: vector 4).
 // CHECK-LABEL: func.func private @k_softmax
-// CHECK-SAME: bwc.config = {block = 256 : i64, cache_row = 1 : i64, elements_per_thread = 4 : i64, emitter = "row_reduction", grid = 8 : i64, row = 1000 : i64, rows = 8 : i64, rows_per_block = 1 : i64, threads_per_row = 256 : i64}
+// CHECK-SAME: bwc.config = {block = 256 : i64, cache_row = 1 : i64, elements_per_thread = 4 : i64, emitter = "row_reduction", grid = 8 : i64, row = 1000 : i64, rows = 8 : i64, rows_per_block = 1 : i64, threads_per_row = 256 : i64, vector = 4 : i64}
 func.func private @k_softmax(%x: tensor<8x1000xf32>) -> tensor<8x1000xf32> attributes {bwc.kernel} {
   %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<8x1000xf32>) -> tensor<8x1xf32>
   %d = bwc.binary sub %x, %m : (tensor<8x1000xf32>, tensor<8x1xf32>) -> tensor<8x1000xf32>
@@ -47,7 +47,7 @@ func.func private @k_softmax(%x: tensor<8x1000xf32>) -> tensor<8x1000xf32> attri
 // Tests that short rows get one warp per row, packed into blocks of up to
 // 256 threads (4 rows here, one block).
 // CHECK-LABEL: func.func private @k_mean
-// CHECK-SAME: block = 128 : i64, cache_row = 1 : i64, elements_per_thread = 2 : i64, emitter = "row_reduction", grid = 1 : i64, row = 64 : i64, rows = 4 : i64, rows_per_block = 4 : i64, threads_per_row = 32 : i64
+// CHECK-SAME: block = 128 : i64, cache_row = 1 : i64, elements_per_thread = 2 : i64, emitter = "row_reduction", grid = 1 : i64, row = 64 : i64, rows = 4 : i64, rows_per_block = 4 : i64, threads_per_row = 32 : i64, vector = 2 : i64
 func.func private @k_mean(%x: tensor<4x64xf32>) -> tensor<4xf32> attributes {bwc.kernel} {
   %m = bwc.reduce mean %x axes = [1] keepdims = false : (tensor<4x64xf32>) -> tensor<4xf32>
   return %m : tensor<4xf32>

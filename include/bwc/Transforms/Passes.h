@@ -32,6 +32,15 @@ SmallVector<ReduceOp, 4> plainReductions(func::FuncOp kernel);
 /// only at the index the thread cached (bwc-configure-kernels, CUDA driver).
 bool rowReductionCanCacheInput(func::FuncOp kernel);
 
+/// The `vector` width of a cached row reduction (`cache_row`): a thread
+/// holds groups of V consecutive positions of its row (16 bytes of the
+/// cached input: 4 f32, 8 f16/bf16), so its loads and stores can be
+/// 16-byte vectors. The largest power of two with the row a multiple of V,
+/// V <= the thread's scalar share, and at most 32 positions per thread
+/// (ceil(row / (threadsPerRow * V)) * V); 1 when none fits.
+int64_t rowReductionVector(func::FuncOp kernel, int64_t row,
+                           int64_t threadsPerRow);
+
 /// Whether the column-reduction emitter computes `kernel` exactly: its
 /// f16/bf16/f32 reductions keep the innermost axis and share one input
 /// type, axes and result type; a reduction may read an earlier one's result

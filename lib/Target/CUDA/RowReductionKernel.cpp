@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
@@ -110,17 +111,36 @@ private:
   Value blockReduce(ReduceKind kind, Value partial);
   /// Element `pos` of the row of reduce `r`, as f32.
   FailureOr<Value> reduceElement(ReduceOp r, Value pos);
-  /// Thread position j of the row in the unrolled (cached) form.
+  /// Thread position j of the row in the unrolled (cached) form: groups of
+  /// `vector` consecutive positions, group g of the thread at
+  /// (g * threadsPerRow + inRow) * vector (vector 1: inRow + j *
+  /// threadsPerRow).
   Value position(int64_t j) {
-    return arith::AddIOp::create(b, loc, t.inRow,
-                                 indexConstant(b, loc, j * threadsPerRow));
+    Value first = vector == 1 ? t.inRow
+                              : arith::MulIOp::create(
+                                    b, loc, t.inRow,
+                                    indexConstant(b, loc, vector));
+    return arith::AddIOp::create(
+        b, loc, first,
+        indexConstant(b, loc,
+                      j / vector * threadsPerRow * vector + j % vector));
   }
-  bool lastIsPartial() const { return rowSize % threadsPerRow != 0; }
-  /// Runs `body` at position j, guarded by `pos < row` when the last
-  /// position may fall past the row; yields `fallback` there.
+  /// Whether some thread's position j may fall past the row.
+  bool mayPassRow(int64_t j) const {
+    return j / vector * threadsPerRow * vector + (threadsPerRow - 1) * vector +
+               j % vector >=
+           rowSize;
+  }
+  /// Runs `body` for group g (positions g .. g + vector - 1), under
+  /// `if (position(g) < row)` when the group may fall past the row (a
+  /// group is wholly inside or outside: `vector` divides the row); yields
+  /// `fallback` there.
   FailureOr<SmallVector<Value>>
-  atPosition(int64_t j, ValueRange fallback,
-             function_ref<FailureOr<SmallVector<Value>>(Value)> body);
+  inGroup(int64_t g, ValueRange fallback,
+          function_ref<FailureOr<SmallVector<Value>>()> body);
+  /// `fn` at position j, with the thread's cached element j bound.
+  FailureOr<Value> atPosition(int64_t j,
+                              function_ref<FailureOr<Value>(Value)> fn);
   FailureOr<Value> reduceRow(ReduceOp r, bool first);
   LogicalResult epilogue();
 
@@ -128,7 +148,7 @@ private:
   KernelContext &k;
   Location loc = k.kernel.getLoc();
   int64_t block = 0, rowSize = 0, rows = 0, rowsPerBlock = 1, threadsPerRow = 0,
-          perThread = 0;
+          perThread = 0, vector = 1;
   bool cacheRow = false;
   SmallVector<int64_t> reducedShape;
   RankedTensorType inType;
@@ -159,7 +179,17 @@ LogicalResult RowReduction::readConfig() {
            << k.config;
   if (auto c = k.config.getAs<IntegerAttr>("cache_row"))
     cacheRow = c.getInt() != 0;
-  perThread = (rowSize + threadsPerRow - 1) / threadsPerRow;
+  if (auto v = k.config.getAs<IntegerAttr>("vector"))
+    vector = v.getInt();
+  if (vector < 1 || !llvm::isPowerOf2_64(vector) || rowSize % vector ||
+      (vector > 1 && !cacheRow))
+    return k.kernel.emitError()
+           << "expects a row-reduction vector of a power of two dividing the "
+              "row, above 1 only with cache_row, but got "
+           << k.config;
+  // The thread's positions: whole groups of `vector`.
+  int64_t groupWidth = threadsPerRow * vector;
+  perThread = (rowSize + groupWidth - 1) / groupWidth * vector;
   if (cacheRow && (perThread > 32 || !rowReductionCanCacheInput(k.kernel)))
     return k.kernel.emitError()
            << "expects cache_row only where a thread holds at most 32 "
@@ -216,10 +246,17 @@ FailureOr<Value> RowReduction::reduceElement(ReduceOp r, Value pos) {
   return k.elements.emit(b, loc, r.getInput(), inIndex);
 }
 
-FailureOr<SmallVector<Value>> RowReduction::atPosition(
-    int64_t j, ValueRange fallback,
-    function_ref<FailureOr<SmallVector<Value>>(Value)> body) {
-  Value pos = position(j);
+FailureOr<SmallVector<Value>> RowReduction::inGroup(
+    int64_t g, ValueRange fallback,
+    function_ref<FailureOr<SmallVector<Value>>()> body) {
+  if (!mayPassRow(g + vector - 1))
+    return body();
+  Value inRange = cmp(b, loc, arith::CmpIPredicate::ult, position(g), rowLen);
+  return guarded(b, loc, inRange, fallback, body);
+}
+
+FailureOr<Value>
+RowReduction::atPosition(int64_t j, function_ref<FailureOr<Value>(Value)> fn) {
   if (cacheRow && (int64_t)cached.size() == perThread)
     k.elements.bindValue(cachedValue, cached[j]);
   llvm::scope_exit done([&] {
@@ -227,10 +264,7 @@ FailureOr<SmallVector<Value>> RowReduction::atPosition(
     // Code cached at one position does not dominate the next.
     k.elements.clearCache();
   });
-  if (j + 1 < perThread || !lastIsPartial())
-    return body(pos);
-  Value inRange = cmp(b, loc, arith::CmpIPredicate::ult, pos, rowLen);
-  return guarded(b, loc, inRange, fallback, [&] { return body(pos); });
+  return fn(position(j));
 }
 
 FailureOr<Value> RowReduction::reduceRow(ReduceOp r, bool first) {
@@ -261,26 +295,29 @@ FailureOr<Value> RowReduction::reduceRow(ReduceOp r, bool first) {
     cachedType = cast<ShapedType>(cachedValue.getType()).getElementType();
     zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(cachedType));
   }
-  for (int64_t j = 0; j < perThread; ++j) {
+  for (int64_t g = 0; g < perThread; g += vector) {
     SmallVector<Value> fallback = {acc};
     if (first)
-      fallback.push_back(zero);
-    FailureOr<SmallVector<Value>> next = atPosition(
-        j, fallback, [&](Value pos) -> FailureOr<SmallVector<Value>> {
-          FailureOr<Value> x = reduceElement(r, pos);
-          if (failed(x))
-            return failure();
-          SmallVector<Value> out = {
-              combine(b, loc, r.getKind(), acc, toF32(b, loc, *x))};
-          if (first)
-            out.push_back(*x);
+      fallback.append(vector, zero);
+    FailureOr<SmallVector<Value>> next =
+        inGroup(g, fallback, [&]() -> FailureOr<SmallVector<Value>> {
+          SmallVector<Value> out = {acc};
+          for (int64_t j = g; j < g + vector; ++j) {
+            FailureOr<Value> x = atPosition(
+                j, [&](Value pos) { return reduceElement(r, pos); });
+            if (failed(x))
+              return failure();
+            out[0] = combine(b, loc, r.getKind(), out[0], toF32(b, loc, *x));
+            if (first)
+              out.push_back(*x);
+          }
           return out;
         });
     if (failed(next))
       return failure();
     acc = (*next)[0];
     if (first)
-      cached.push_back((*next)[1]);
+      cached.append(next->begin() + 1, next->end());
   }
   return acc;
 }
@@ -304,15 +341,45 @@ LogicalResult RowReduction::epilogue() {
       return success();
     };
     if (type.getShape() == inType.getShape() && cacheRow) {
-      for (int64_t j = 0; j < perThread; ++j)
-        if (failed(atPosition(
-                j, {}, [&](Value pos) -> FailureOr<SmallVector<Value>> {
-                  if (failed(
-                          store(arith::AddIOp::create(b, loc, rowStart, pos))))
-                    return failure();
-                  return SmallVector<Value>();
-                })))
+      for (int64_t g = 0; g < perThread; g += vector) {
+        // The group's values, then one aligned vector store (the loads of
+        // other inputs, gamma or a residual, are then consecutive too,
+        // with no store between them).
+        FailureOr<SmallVector<Value>> done =
+            inGroup(g, {}, [&]() -> FailureOr<SmallVector<Value>> {
+              SmallVector<Value> values;
+              for (int64_t j = g; j < g + vector; ++j) {
+                FailureOr<Value> v = atPosition(j, [&](Value pos) {
+                  return k.elements.emitLinear(
+                      b, loc, value,
+                      arith::AddIOp::create(b, loc, rowStart, pos));
+                });
+                if (failed(v))
+                  return failure();
+                values.push_back(*v);
+              }
+              Value first = arith::AddIOp::create(b, loc, rowStart, position(g));
+              if (vector == 1) {
+                memref::StoreOp::create(b, loc, values.front(), buffer, first);
+                return SmallVector<Value>();
+              }
+              Type elt = values.front().getType();
+              Value vec = vector::FromElementsOp::create(
+                  b, loc, VectorType::get({vector}, elt), values);
+              auto st = vector::StoreOp::create(b, loc, vec, buffer,
+                                                ValueRange{first});
+              // Groups start at multiples of `vector` in 16-byte aligned
+              // buffers (docs/targets/cuda.md, "Kernel ABI").
+              st->setAttr("alignment",
+                          b.getI64IntegerAttr(std::min<int64_t>(
+                              16, vector * std::max<int64_t>(
+                                               1, elt.getIntOrFloatBitWidth() /
+                                                      8))));
+              return SmallVector<Value>();
+            });
+        if (failed(done))
           return failure();
+      }
     } else if (type.getShape() == inType.getShape()) {
       auto loop = scf::ForOp::create(b, loc, t.inRow, rowLen,
                                      indexConstant(b, loc, threadsPerRow));

@@ -76,34 +76,38 @@
 // PTX-NOT: shfl.sync
 
 // Tests that short f16 rows (96) get a warp per row, 8 rows per block:
-// shuffles only (no shared memory, no barrier), the row in registers (3
-// loads per thread, unrolled).
+// shuffles only (no shared memory, no barrier), the row in registers in
+// pairs (vector 2: 2 pair loads per thread, unrolled, the second pair
+// guarded as a whole).
 // GPU-LABEL: gpu.func @main_k4_reduce_bwc
 // GPU-NOT: workgroup
 // GPU-SAME: cache_row = 1
-// GPU-SAME: rows_per_block = 8 : i64, threads_per_row = 32 : i64
+// GPU-SAME: rows_per_block = 8 : i64, threads_per_row = 32 : i64, vector = 2 : i64
 // GPU: gpu.shuffle  xor
 // GPU-NOT: gpu.barrier
 // PTX-LABEL: .visible .entry main_k4_reduce_bwc(
-// PTX-COUNT-3: ld.global.b16
-// PTX-NOT: ld.global
+// PTX-NOT: bar.sync
 // PTX: shfl.sync.bfly.b32
+// PTX-NOT: bar.sync
+// PTX-COUNT-2: ld.global.v2.b16
+// PTX-NOT: ld.global
 // PTX-NOT: bar.sync
 
 // Tests that a LayerNorm (row 200: 64 threads per row, 4 rows per block)
-// reads its row once (4 loads per thread, the last guarded), the second
-// reduction and the epilogue from registers, and gamma separately (4 more
-// loads in the epilogue).
+// reads its row once (vector 4: one 16-byte load per thread, guarded as a
+// group), the second reduction and the epilogue from registers, gamma
+// separately (4 more loads in the epilogue), and stores 4 consecutive
+// outputs with one st.global.v4.
 // GPU-LABEL: gpu.func @main_k3_fusion_reduction_bwc
 // GPU-SAME: workgroup
 // GPU-SAME: cache_row = 1
-// GPU-SAME: rows_per_block = 4 : i64, threads_per_row = 64 : i64
+// GPU-SAME: rows_per_block = 4 : i64, threads_per_row = 64 : i64, vector = 4 : i64
 // PTX-LABEL: .visible .entry main_k3_fusion_reduction_bwc(
-// PTX-COUNT-4: ld.global.b32
+// PTX: ld.global.v4.b32
 // PTX: bar.sync
 // PTX-COUNT-4: ld.global.b32
 // PTX-NOT: ld.global
-// PTX: st.global
+// PTX: st.global.v4.b32
 
 // Tests that an f32 matmul (64x48 @ 48x32) is contraction_tiled: A and B
 // tiles of 16x64 f32 in shared memory, the K loop in steps of 16 with a
@@ -127,10 +131,10 @@
 // PTX: mul.rn.f32
 // PTX-NEXT: add.rn.f32
 
-// Tests that softmax is one block per row: the row in registers (4 loads
-// per thread, a single pass over DRAM: max, sum and the epilogue reuse
-// them), xor shuffles, shared memory across warps between barriers, the
-// reductions bound.
+// Tests that softmax is one block per row: the row in registers (one
+// 16-byte load of 4 elements per thread, a single pass over DRAM: max, sum
+// and the epilogue reuse them), xor shuffles, shared memory across warps
+// between barriers, the reductions bound, one 16-byte store.
 // GPU-LABEL: gpu.func @main_k1_fusion_reduction_bwc
 // GPU-SAME: workgroup(%[[SMEM:.*]] : memref<32xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: cache_row = 1
@@ -140,7 +144,9 @@
 // GPU: memref.load %[[SMEM]]
 // PTX-LABEL: .visible .entry main_k1_fusion_reduction_bwc(
 // PTX: .shared .align 16 .b8
-// PTX-COUNT-4: ld.global.b32
+// PTX-NOT: ld.global.b32
+// PTX: st.global.v4.b32
+// PTX: ld.global.v4.b32
 // PTX-NOT: ld.global
 // PTX: shfl.sync.bfly.b32
 // PTX: bar.sync

@@ -174,6 +174,31 @@ TEST_F(DriverConfigTest, ContractionMmaOnlyFor16BitOperands) {
             std::string::npos);
 }
 
+TEST_F(DriverConfigTest, RowReductionVectorGroups) {
+  // 64-element rows over 32 threads: one pair per thread (vector 2), or
+  // one group of 4 that half the threads would find past the row (the
+  // group guarded as a whole).
+  EXPECT_EQ(build(kSoftmax, "{emitter = \"row_reduction\", block = 32, grid = "
+                            "8, rows_per_block = 1, threads_per_row = 32, "
+                            "cache_row = 1, vector = 2, row = 64, rows = 8}"),
+            "");
+  EXPECT_EQ(build(kSoftmax, "{emitter = \"row_reduction\", block = 32, grid = "
+                            "8, rows_per_block = 1, threads_per_row = 32, "
+                            "cache_row = 1, vector = 4, row = 64, rows = 8}"),
+            "");
+  EXPECT_NE(build(kSoftmax, "{emitter = \"row_reduction\", block = 32, grid = "
+                            "8, rows_per_block = 1, threads_per_row = 32, "
+                            "cache_row = 1, vector = 3, row = 64, rows = 8}")
+                .find("expects a row-reduction vector of a power of two "
+                      "dividing the row"),
+            std::string::npos);
+  EXPECT_NE(build(kSoftmax, "{emitter = \"row_reduction\", block = 32, grid = "
+                            "8, rows_per_block = 1, threads_per_row = 32, "
+                            "vector = 2, row = 64, rows = 8}")
+                .find("above 1 only with cache_row"),
+            std::string::npos);
+}
+
 TEST_F(DriverConfigTest, RowReductionRefusesBadShapesAndCaches) {
   EXPECT_NE(build(kSoftmax, "{emitter = \"row_reduction\", block = 64, grid = "
                             "4, rows_per_block = 4, threads_per_row = 32, "
