@@ -84,27 +84,41 @@ def peer_figures(path):
     return peers, copy
 
 
-def case_meta(outdir, name):
-    """cases/NAME/meta.json of a gpu-check folder, unpacked (after
-    gpu-check.sh) or still in prepare-gpu-check.sh's bundle.tgz; {} when
-    there is none (real models)."""
-    meta = load(os.path.join(outdir, "cases", name, "meta.json"))
+def bundled_metas(outdir):
+    """{case name: meta.json} from prepare-gpu-check.sh's bundle.tgz (read
+    once: the bundle is ~60 MB), {} without one."""
     bundle = os.path.join(outdir, "bundle.tgz")
-    if meta is None and os.path.exists(bundle):
-        with tarfile.open(bundle) as tar:
-            try:
-                meta = json.load(tar.extractfile("cases/%s/meta.json" % name))
-            except (KeyError, AttributeError, ValueError):
-                meta = None
-    return meta or {}
+    metas = {}
+    if not os.path.exists(bundle):
+        return metas
+    with tarfile.open(bundle) as tar:
+        for member in tar:
+            parts = member.name.split("/")
+            if len(parts) == 3 and parts[0] == "cases" and parts[2] == "meta.json":
+                try:
+                    metas[parts[1]] = json.load(tar.extractfile(member))
+                except (AttributeError, ValueError):
+                    pass
+    return metas
+
+
+def case_meta(outdir, name, bundled):
+    """cases/NAME/meta.json of a gpu-check folder, unpacked (after
+    gpu-check.sh) or still in the bundle (`bundled`); {} when there is none
+    (real models)."""
+    meta = load(os.path.join(outdir, "cases", name, "meta.json"))
+    return meta or bundled.get(name) or {}
 
 
 def gpu_check(outdir):
     results = os.path.join(outdir, "results")
     peers, torch_copy = peer_figures(os.path.join(results, "peers.json"))
-    header = "%-28s %-6s %11s %9s %7s %11s %11s" % (
-        "case", "check", "median us", "bwc GB/s", "%copy", "eager GB/s",
-        "compile GB/s")
+    bundled = bundled_metas(outdir)
+    # GFLOP/s: the static flops over the median latency (the matmul and
+    # convolution cases are compute-bound; their GB/s says little).
+    header = "%-28s %-6s %11s %9s %7s %9s %11s %11s" % (
+        "case", "check", "median us", "bwc GB/s", "%copy", "GFLOP/s",
+        "eager GB/s", "compile GB/s")
     lines = [header, "-" * len(header)]
     passed = failed = 0
     with open(os.path.join(outdir, "manifest.tsv")) as f:
@@ -119,8 +133,8 @@ def gpu_check(outdir):
             elif status != "-":
                 failed += 1
             bench = load(os.path.join(results, name + ".bench.json"))
-            meta = case_meta(outdir, name)
-            median_us = gbps = pct = None
+            meta = case_meta(outdir, name, bundled)
+            median_us = gbps = pct = gflops = None
             if bench:
                 median_us = bench["latency_ms"]["median"] * 1e3
                 # Microbenchmarks: the bytes peers_torch.py counts, so the
@@ -129,10 +143,12 @@ def gpu_check(outdir):
                 gbps = moved / (median_us * 1e3) if median_us else None
                 copy = bench.get("copy_gbps")
                 pct = 100 * gbps / copy if gbps and copy else None
+                flops = bench["totals"].get("flops")
+                gflops = flops / (median_us * 1e3) if flops and median_us else None
             eager, compiled = peers.get(meta.get("peer_name"), (None, None))
-            lines.append("%-28s %-6s %11s %9s %7s %11s %11s" % (
+            lines.append("%-28s %-6s %11s %9s %7s %9s %11s %11s" % (
                 name[:28], status, fmt(median_us, "%.1f"), fmt(gbps), fmt(pct, "%.1f%%"),
-                fmt(eager), fmt(compiled)))
+                fmt(gflops, "%.0f"), fmt(eager), fmt(compiled)))
     if torch_copy:
         lines.append("(PyTorch copy: %.1f GB/s read+write)" % torch_copy)
     lines.append("%d passed, %d failed" % (passed, failed))

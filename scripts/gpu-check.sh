@@ -44,8 +44,13 @@ fi
 
 # 1. The runtime, without LLVM ($BWC_RUN: a bwc-run already built).
 run=${BWC_RUN:-$build/bin/bwc-run}
+# Ninja when the machine has it (then make is not needed); a configured
+# build folder keeps its generator.
+generator=
+command -v ninja > /dev/null && [ ! -f "$build/CMakeCache.txt" ] && generator=Ninja
 if [ -z "${BWC_RUN:-}" ] &&
-   ! { cmake -S . -B "$build" -DBWC_RUNTIME_ONLY=ON -DCMAKE_BUILD_TYPE=Release &&
+   ! { cmake -S . -B "$build" -DBWC_RUNTIME_ONLY=ON -DCMAKE_BUILD_TYPE=Release \
+       ${generator:+-G "$generator"} &&
        cmake --build "$build" -j "$(nproc)" --target bwc-run bwc-tune-run; } > "$res/build.log" 2>&1; then
   note "the runtime does not build (see $res/build.log)"; tail -20 "$res/build.log"; exit 1
 fi

@@ -75,7 +75,14 @@ SmallVector<utils::IteratorType> lowering::iterators(int64_t parallel,
 }
 
 Type lowering::accumulatorType(std::optional<Type> acc, Type elt) {
-  return acc ? *acc : elt;
+  // ElementalEmitter::accumulatorType's rule: f16/bf16 sum in f32 even
+  // without an acc_type (a bf16 ONNX MatMul), so both CPU code generators
+  // and the CUDA target compute the same sums.
+  if (acc)
+    return *acc;
+  if (elt.isF16() || elt.isBF16())
+    return Float32Type::get(elt.getContext());
+  return elt;
 }
 
 /// The physical positions of the logical spatial dims (2...) of a tensor

@@ -45,7 +45,8 @@ Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 
 /// Iterators: `parallel` parallel dims then `reduction` reduction dims.
 SmallVector<utils::IteratorType> iterators(int64_t parallel, int64_t reduction);
-/// The type a contraction sums in: its `acc_type` when set, else `elt`.
+/// The type a contraction sums in: its `acc_type` when set, else f32 for
+/// f16/bf16, else `elt` (ElementalEmitter::accumulatorType's rule).
 Type accumulatorType(std::optional<Type> acc, Type elt);
 /// The physical positions of the logical spatial dims (2...) of a tensor
 /// stored in the order `perm` (channels-first: 2...; channels-last: 1...).

@@ -151,6 +151,14 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
                                          batchIndex, row, col);
     if (failed(x))
       return failure();
+    // tiledContraction: A and B have the result's element type, which the
+    // tile holds (mma) or extends to f32.
+    if (x->getType() != stageType &&
+        (mma || x->getType().getIntOrFloatBitWidth() >= 32))
+      return k.kernel.emitError()
+             << "expects contraction operands of the result's element type "
+                "but got "
+             << x->getType();
     Value staged = x->getType() == stageType
                        ? *x
                        : arith::ExtFOp::create(b, loc, stageType, *x)
