@@ -6,6 +6,7 @@
 // RUN: not bwc-compile %s -o %t.bwc --fusion=some 2>&1 | FileCheck %s --check-prefix=FUSION
 // RUN: bwc-compile %s -o %t.elemental.bwc --codegen=elemental
 // RUN: not bwc-compile %s -o %t.bwc --codegen=loops 2>&1 | FileCheck %s --check-prefix=CODEGEN
+// RUN: not bwc-compile %s -o %t.bwc --codegen=elemental --elemental-conv=winograd 2>&1 | FileCheck %s --check-prefix=ELEMCONV
 // RUN: not bwc-compile %s -o %t.bwc --peak-bw=0 2>&1 | FileCheck %s --check-prefix=PEAK
 // RUN: not bwc-compile %s -o %t.bwc --input-shape=x=4x8 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not bwc-compile %t.missing.mlir -o %t.bwc 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -42,6 +43,7 @@
 // TARGET: bwc-compile: unknown --target 'tpu' (expected cpu or cuda)
 // FUSION: bwc-compile: unknown --fusion 'some' (expected none or default)
 // CODEGEN: bwc-compile: --codegen expects linalg or elemental but got 'loops'
+// ELEMCONV: bwc-compile: --elemental-conv expects direct or gemm but got 'winograd'
 // PEAK: bwc-compile: --peak-bw expects a positive GB/s figure
 // SHAPE: bwc-compile: --input-shape and --input-value apply to ONNX models only
 // MISSING: error
