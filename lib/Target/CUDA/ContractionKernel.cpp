@@ -138,8 +138,8 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
                 .getResult()
           : zero;
 
-  // Operand element (row, col) of `v` for this batch, as the tile's type,
-  // 0 outside.
+  // Element (row, col) of the view's A (`isA`) or B for this batch, as the
+  // tile's type, 0 outside the operand (and for a convolution's padding).
   auto operand = [&](bool isA, Value row, int64_t rows, Value col,
                      int64_t cols) -> FailureOr<Value> {
     Value ok = arith::AndIOp::create(b, loc, lessThan(b, loc, row, rows),
