@@ -4,8 +4,8 @@
 # ($BWC_PTXAS, PATH or /usr/local/cuda/bin), assembles every PTX module for
 # sm_90. Also assembles the lit tests' kernels (one per emitter, and the
 # issue-10 column reductions, the tensor-core matmuls, the implicit-GEMM
-# convolutions) and ppocr_rec in
-# bf16 (its matmuls on the mma path). Exits 77 (skipped, with the reason) when the
+# convolutions) and ppocr_rec and ppocr_det in bf16 (matmuls and
+# convolutions on the mma path). Exits 77 (skipped, with the reason) when the
 # models or ptxas are missing, after the compile checks.
 # Usage: ptx-real-models.sh BIN_DIR MODELS_DIR SRC_DIR
 set -uo pipefail
@@ -52,6 +52,8 @@ check oww_melspec "$models/oww_melspec/model.onnx" --input-shape=input=1x16000
 check oww_embedding "$models/oww_embedding/model.onnx" --input-shape=input_1=1x76x32x1
 # bf16: the matmul kernels take the tensor-core path (mma.sync).
 check ppocr_rec_bf16 "$models/ppocr_rec/model.onnx" --input-shape=x=1x3x48x320 --precision=bf16
+# bf16 convolutions: implicit GEMMs on the tensor cores.
+check ppocr_det_bf16 "$models/ppocr_det/model.onnx" --input-shape=x=1x3x320x320 --precision=bf16
 check emitters "$src/test/Target/CUDA/kernels.mlir"
 check mma "$src/test/Target/CUDA/mma.mlir"
 check implicit_gemm "$src/test/Target/CUDA/implicit-gemm.mlir" --layout=nchw
