@@ -125,7 +125,10 @@ def gpu_check(outdir):
         for line in f:
             if not line.strip() or line.startswith("#"):
                 continue
-            name, kind = line.rstrip("\n").split("\t")[:2]
+            fields = line.rstrip("\n").split("\t")
+            name, kind = fields[:2]
+            # A variant (NAME.f32tiles) reads its case's meta.json.
+            case = os.path.basename(fields[3]) if len(fields) > 3 and fields[3] != "-" else name
             status_file = os.path.join(results, name + ".check.status")
             status = open(status_file).read().strip() if os.path.exists(status_file) else "-"
             if status == "PASS":
@@ -133,7 +136,7 @@ def gpu_check(outdir):
             elif status != "-":
                 failed += 1
             bench = load(os.path.join(results, name + ".bench.json"))
-            meta = case_meta(outdir, name, bundled)
+            meta = case_meta(outdir, case, bundled)
             median_us = gbps = pct = gflops = None
             if bench:
                 median_us = bench["latency_ms"]["median"] * 1e3

@@ -116,6 +116,8 @@ done
 compare layout-ppocr_det.b8 ppocr_det.b8.nolayout ppocr_det.b8 "no layout/tile,layout+tile"
 # 5b'. Convolutions one thread per output vs implicit GEMMs (ppocr_det).
 compare conv-ppocr_det ppocr_det.directconv ppocr_det "direct conv,implicit GEMM"
+# 5b''. The bf16 matmul on the f32 tiling vs the tensor cores.
+compare mma-matmul matmul_bias_gelu_bf16.f32tiles matmul_bias_gelu_bf16 "f32 tiles,tensor cores"
 
 # 5c. Tuning: time every bundle's candidates (bwc-compile --tune-export
 # made them); bundle.tsv and results.tsv come back under results/tune/NAME
@@ -157,5 +159,9 @@ fi
 if [ -f "$res/conv-ppocr_det.txt" ]; then
   echo; echo "== ppocr_det: left --conv-kernels=direct, right implicit GEMMs (default)"
   tail -8 "$res/conv-ppocr_det.txt"
+fi
+if [ -f "$res/mma-matmul.txt" ]; then
+  echo; echo "== matmul_bias_gelu_bf16: left --tensor-cores=off, right mma.sync (default)"
+  tail -8 "$res/mma-matmul.txt"
 fi
 exit "$status"

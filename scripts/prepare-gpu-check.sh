@@ -2,7 +2,8 @@
 # Prepares OUTDIR for scripts/gpu-check.sh (runs here, with LLVM): compiles
 # every real model of ../shared/models (plus --fusion=none variants of
 # ppocr_det and ppocr_rec, ppocr_det with --conv-kernels=direct, and
-# ppocr_rec in bf16 and fp16: its matmuls on the tensor cores) and every microbenchmark (the four peer cases, the
+# ppocr_rec in bf16 and fp16: its matmuls on the tensor cores; the bf16
+# matmul microbenchmark also with --tensor-cores=off) and every microbenchmark (the four peer cases, the
 # issue-10 colsum, softmax_axis0, nchw_nhwc, dwconv_hardswish and the
 # matmul_bias_gelu of python/make_microbenchmarks.py) with --target=cuda,
 # builds a smoke-test artifact from hand-written PTX, copies the small
@@ -114,6 +115,10 @@ while read -r dir; do
   tol=--tolerance=1e-5; case $name in *bf16) tol=--tolerance=3e-2 ;; esac
   compile "$name" "$dir/model.onnx" &&
     printf '%s\tmicro\tartifacts/%s.bwc\tcases/%s\t%s\n' "$name" "$name" "$name" "$tol" >> "$manifest"
+  # The tensor-core A/B: the same bf16 matmul on the f32 tiling.
+  [ "$name" = matmul_bias_gelu_bf16 ] &&
+    compile "$name.f32tiles" "$dir/model.onnx" --tensor-cores=off &&
+    printf '%s\tmicro\tartifacts/%s.bwc\tcases/%s\t%s\n' "$name.f32tiles" "$name.f32tiles" "$name" "$tol" >> "$manifest"
 done < "$out/micro.txt"
 rm -f "$out/micro.txt"
 
@@ -133,7 +138,7 @@ mkdir -p "$out/tune"
 [ -n "${SKIP_MODELS:-}" ] ||
   tune ppocr_det "$SHARED/models/ppocr_det/model.onnx" --input-shape=x=1x3x320x320
 while IFS=$'\t' read -r name kind _; do
-  [ "$kind" = micro ] && [[ $name != *bf16 ]] && tune "$name" "$out/cases/$name/model.onnx"
+  [ "$kind" = micro ] && [[ $name != *bf16* ]] && tune "$name" "$out/cases/$name/model.onnx"
 done < "$manifest"
 
 cp "$SHARED/bench/peers_torch.py" "$out/" 2>/dev/null ||

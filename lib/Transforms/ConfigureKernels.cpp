@@ -286,7 +286,7 @@ struct ConfigureKernelsPass
       // operands.
       Type elt =
           cast<ShapedType>(view.result().getType()).getElementType();
-      set("mma", elt.isF16() || elt.isBF16() ? 1 : 0);
+      set("mma", tensorCores && (elt.isF16() || elt.isBF16()) ? 1 : 0);
       set("elements_per_thread", ceilDiv(tiles, grid) * 16);
     } else if (fitsColumnReduction(kernel)) {
       ColumnReductionLaunch l =

@@ -68,7 +68,8 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
       double bestEfficiency = -1;
       int64_t bestBlocks = -1;
       for (const TileCandidate &c :
-           tileCandidates(kernel, dflt, allowed, smCount, convGemm)) {
+           tileCandidates(kernel, dflt, allowed, smCount,
+                          ContractionChoices{convGemm, tensorCores})) {
         if (c.sharedBytes > sharedMemoryBytes)
           continue;
         FailureOr<KernelCoalescing> k = analyzeCoalescing(kernel, c.config);

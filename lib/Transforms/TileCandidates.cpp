@@ -156,7 +156,7 @@ SmallVector<TileCandidate> launchVariants(func::FuncOp kernel,
 SmallVector<TileCandidate>
 mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                           const llvm::StringSet<> &allowed, int64_t smCount,
-                          bool convGemm) {
+                          ContractionChoices choices) {
   Builder b(kernel.getContext());
   auto i64 = [&](int64_t v) -> Attribute { return b.getI64IntegerAttr(v); };
   auto name = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
@@ -208,7 +208,7 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
   // The CUDA driver's contractions (tiledContraction: a matmul or a
   // direct convolution with groups 1 as its GEMM view, floats summed in
   // f32), 64x64x16 tiles only.
-  Operation *contraction = tiledContraction(kernel, convGemm);
+  Operation *contraction = tiledContraction(kernel, choices.convGemm);
   if (contraction &&
       (emitter == "thread_per_output" || emitter == "contraction_tiled") &&
       allowed.contains("contraction_tiled")) {
@@ -224,7 +224,7 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
     // the same, so bwc-tile's access model ties them; only the first wins
     // a tie.
     Type elt = cast<ShapedType>(view.result().getType()).getElementType();
-    bool sixteen = elt.isF16() || elt.isBF16();
+    bool sixteen = (elt.isF16() || elt.isBF16()) && choices.tensorCores;
     SmallVector<int64_t, 2> variants = {sixteen ? 1 : 0};
     if (sixteen)
       variants.push_back(0);
@@ -250,9 +250,9 @@ SmallVector<TileCandidate>
 mlir::bwc::tuningCandidates(func::FuncOp kernel, DictionaryAttr chosen,
                             const llvm::StringSet<> &allowed, int64_t smCount,
                             int64_t sharedMemoryBytes, size_t limit,
-                            bool convGemm) {
+                            ContractionChoices choices) {
   SmallVector<TileCandidate> all = tileCandidates(kernel, chosen, allowed,
-                                                  smCount, convGemm);
+                                                  smCount, choices);
   all.append(launchVariants(kernel, chosen, smCount));
   SmallVector<TileCandidate> out;
   // The access model's rejections are expected here (a variant that does

@@ -118,6 +118,11 @@ static cl::opt<std::string> convKernels(
              "implicit GEMMs, contraction_tiled) or direct (one thread per "
              "output, the kernels before 2026-11-30)"),
     cl::init("gemm"));
+static cl::opt<std::string> tensorCores(
+    "tensor-cores",
+    cl::desc("CUDA: on (default: f16/bf16 matmuls and implicit-GEMM "
+             "convolutions on mma.sync) or off (the f32 tiling)"),
+    cl::init("on"));
 static cl::opt<bool>
     tune("tune", cl::desc("CUDA: time a few configurations of every distinct "
                           "kernel on GPU 0 and merge the fastest into "
@@ -174,11 +179,13 @@ FailureOr<Coalescing> measureCoalescing(ModuleOp module) {
   mlir::bwc::ConfigureKernelsPassOptions configure;
   configure.smCount = smCount;
   configure.convGemm = convKernels == "gemm";
+  configure.tensorCores = tensorCores == "on";
   pm.addPass(mlir::bwc::createConfigureKernelsPass(configure));
   if (tile == "default") {
     mlir::bwc::TilePassOptions options;
     options.smCount = smCount;
     options.convGemm = convKernels == "gemm";
+    options.tensorCores = tensorCores == "on";
     if (!tileEmitters.empty())
       options.emitters = tileEmitters;
     pm.addPass(mlir::bwc::createTilePass(options));
@@ -410,6 +417,11 @@ int main(int argc, char **argv) {
                  << "' (expected cpu or cuda)\n";
     return 1;
   }
+  if (tensorCores != "on" && tensorCores != "off") {
+    llvm::errs() << "bwc-compile: --tensor-cores expects on or off but got '"
+                 << tensorCores << "'\n";
+    return 1;
+  }
   if (convKernels != "gemm" && convKernels != "direct") {
     llvm::errs() << "bwc-compile: --conv-kernels expects gemm or direct but "
                     "got '"
@@ -575,6 +587,7 @@ int main(int argc, char **argv) {
     cuda.tile = tile == "default";
     cuda.tileEmitters = tileEmitters;
     cuda.convGemm = convKernels == "gemm";
+    cuda.tensorCores = tensorCores == "on";
     if (failed(mlir::bwc::exportTuningBundle(*module, cuda, tuneExport)))
       return 1;
   }
@@ -592,6 +605,7 @@ int main(int argc, char **argv) {
     options.cuda.tile = tile == "default";
     options.cuda.tileEmitters = tileEmitters;
     options.cuda.convGemm = convKernels == "gemm";
+    options.cuda.tensorCores = tensorCores == "on";
     options.cachePath = tuningCache;
     FailureOr<std::string> gpu = mlir::bwc::tuneKernels(*module, options);
     if (failed(gpu))
@@ -610,6 +624,7 @@ int main(int argc, char **argv) {
     cuda.tile = tile == "default";
     cuda.tileEmitters = tileEmitters;
     cuda.convGemm = convKernels == "gemm";
+    cuda.tensorCores = tensorCores == "on";
     cuda.tuningCache = tuningCache;
     cuda.tuneGpu = tuneGpu;
     std::string gpuText;

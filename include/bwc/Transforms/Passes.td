@@ -124,6 +124,9 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
     Option<"convGemm", "conv-gemm", "bool", "true",
            "Direct convolutions with groups 1 as implicit GEMMs "
            "(contraction_tiled); false: thread_per_output">,
+    Option<"tensorCores", "tensor-cores", "bool", "true",
+           "f16/bf16 contractions on the tensor cores (contraction_tiled "
+           "mma = 1); false: the f32 tiling (mma = 0)">,
   ];
 }
 
@@ -160,6 +163,9 @@ def TilePass : Pass<"bwc-tile", "::mlir::ModuleOp"> {
     Option<"convGemm", "conv-gemm", "bool", "true",
            "Whether contraction_tiled may take convolutions (implicit "
            "GEMMs), as bwc-configure-kernels' option of the same name">,
+    Option<"tensorCores", "tensor-cores", "bool", "true",
+           "Whether contraction_tiled may use the tensor cores (mma = 1), "
+           "as bwc-configure-kernels' option of the same name">,
   ];
 }
 

@@ -29,15 +29,24 @@ struct TileCandidate {
   bool preferOnTie = false;
 };
 
+/// What `contraction_tiled` may use (bwc-compile --conv-kernels,
+/// --tensor-cores; the pass options conv-gemm and tensor-cores).
+struct ContractionChoices {
+  /// Direct convolutions with groups 1 as implicit GEMMs.
+  bool convGemm = true;
+  /// mma.sync for f16/bf16 operands (`mma` = 1).
+  bool tensorCores = true;
+};
+
 /// bwc-tile's candidates for `kernel`: `dflt` (bwc-configure-kernels'
 /// configuration) first, then the other emitters in `allowed` that apply to
 /// it, with grids sized for `smCount` SMs. Shared memory is not checked.
-/// Without `convGemm`, contraction_tiled is offered to matmuls only.
+/// `choices` limits what contraction_tiled is offered.
 SmallVector<TileCandidate> tileCandidates(func::FuncOp kernel,
                                           DictionaryAttr dflt,
                                           const llvm::StringSet<> &allowed,
                                           int64_t smCount,
-                                          bool convGemm = true);
+                                          ContractionChoices choices = {});
 
 /// The configurations `bwc-compile --tune` times for `kernel`: `chosen`
 /// (the heuristic's, first), the other tile candidates, then launch-shape
@@ -52,7 +61,7 @@ SmallVector<TileCandidate> tuningCandidates(func::FuncOp kernel,
                                             int64_t smCount,
                                             int64_t sharedMemoryBytes,
                                             size_t limit = 8,
-                                            bool convGemm = true);
+                                            ContractionChoices choices = {});
 
 } // namespace mlir::bwc
 

@@ -258,11 +258,13 @@ LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
   ConfigureKernelsPassOptions config;
   config.smCount = options.smCount;
   config.convGemm = options.convGemm;
+  config.tensorCores = options.tensorCores;
   configure.addPass(createConfigureKernelsPass(config));
   if (options.tile) {
     TilePassOptions tile;
     tile.smCount = options.smCount;
     tile.convGemm = options.convGemm;
+    tile.tensorCores = options.tensorCores;
     if (!options.tileEmitters.empty())
       tile.emitters = options.tileEmitters;
     configure.addPass(createTilePass(tile));

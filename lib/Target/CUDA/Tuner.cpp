@@ -94,9 +94,11 @@ LogicalResult forEachDistinctKernel(
   ConfigureKernelsPassOptions configureOptions;
   configureOptions.smCount = cuda.smCount;
   configureOptions.convGemm = cuda.convGemm;
+  configureOptions.tensorCores = cuda.tensorCores;
   configure.addPass(createConfigureKernelsPass(configureOptions));
   TilePassOptions tile;
   tile.convGemm = cuda.convGemm;
+  tile.tensorCores = cuda.tensorCores;
   if (cuda.tile) {
     tile.smCount = cuda.smCount;
     if (!cuda.tileEmitters.empty())
@@ -117,7 +119,8 @@ LogicalResult forEachDistinctKernel(
     if (failed(visit(kernel, signature,
                      tuningCandidates(kernel, chosen, allowed, cuda.smCount,
                                       tile.sharedMemoryBytes, /*limit=*/8,
-                                      cuda.convGemm))))
+                                      ContractionChoices{cuda.convGemm,
+                                                         cuda.tensorCores}))))
       return failure();
   }
   return success();

@@ -8,7 +8,19 @@
 // test/unit/Target/CUDA/MmaLayoutTest.cpp; never run on a GPU here.
 // RUN: bwc-compile %s --target=cuda --emit=gpu -o - | FileCheck %s --check-prefix=GPU
 // RUN: bwc-compile %s --target=cuda --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+// RUN: bwc-compile %s --target=cuda --tensor-cores=off --emit=gpu -o - | FileCheck %s --check-prefix=OFF
+// RUN: not bwc-compile %s --target=cuda --tensor-cores=maybe --emit=gpu -o - 2>&1 | FileCheck %s --check-prefix=BAD
 // ptxas runs on this file in the cuda-ptx-real-models ctest.
+
+// Tests --tensor-cores=off: the same tiles, staged as f32 (mma = 0), no
+// nvvm.mma.sync.
+// OFF-LABEL: gpu.func @main_k1_matmul_bwc
+// OFF-SAME: memref<16x64xf32, #gpu.address_space<workgroup>>
+// OFF-SAME: mma = 0
+// OFF-LABEL: gpu.func @main_k0_fusion_contraction_bwc
+// OFF-SAME: mma = 0
+// OFF-NOT: nvvm.mma.sync
+// BAD: bwc-compile: --tensor-cores expects on or off but got 'maybe'
 
 // GPU: gpu.module @bwc_kernels
 

@@ -36,6 +36,9 @@ struct CudaOptions {
   /// Direct convolutions with groups 1 as implicit GEMMs (bwc-compile
   /// --conv-kernels=gemm, default) or one thread per output (direct).
   bool convGemm = true;
+  /// f16/bf16 contractions on the tensor cores (bwc-compile
+  /// --tensor-cores=on, default) or the f32 tiling (off).
+  bool tensorCores = true;
   /// A tuning cache (bwc-compile --tuning-cache) that bwc-apply-tuning
   /// reads after bwc-tile, and the GPU whose entries to use (empty: the
   /// cache's only GPU).
