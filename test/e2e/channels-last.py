@@ -14,6 +14,11 @@ When bwc-compile has --layout (bwc-select-layout), the reference is
 compiled with --layout=nchw and the channels-first program is also
 compiled with --layout=nhwc and compared the same way.
 
+The convolutions with groups 1 are also compiled with --codegen=elemental
+--elemental-conv=gemm (every one summed through its implicit-GEMM view,
+GemmView, the mapping the CUDA contraction driver stages), both programs
+and --layout=nhwc, against the direct elemental reference.
+
 Usage: channels-last.py BIN_DIR [--keep DIR]
 """
 import math
@@ -187,6 +192,10 @@ def cases():
     ]
 
 
+# Direct convolutions with groups 1: the ones with an implicit-GEMM view.
+GEMM_CASES = ("conv2d", "conv2d_square", "conv1d", "conv_relu_pool")
+
+
 def run(cmd):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
@@ -238,16 +247,24 @@ def main():
         xfile = os.path.join(tmp, name + ".x.pb")
         with open(xfile, "wb") as f:
             f.write(numpy_helper.from_array(xa, "x").SerializeToString())
-        for codegen in ("linalg", "elemental"):
+        variants = [("linalg", "linalg", []), ("elemental", "elemental", [])]
+        if name in GEMM_CASES:
+            variants.append(("gemm", "elemental", ["--elemental-conv=gemm"]))
+        for codegen, backend, extra in variants:
             try:
-                ref = output_of(bindir, tmp, name + ".first", first, codegen,
+                ref = output_of(bindir, tmp, name + ".first", first, backend,
                                 xfile, first_flags)
                 got = {"channels_last op": output_of(
-                    bindir, tmp, name + ".last", last, codegen, xfile)}
+                    bindir, tmp, name + ".last." + codegen, last, backend,
+                    xfile, extra)}
+                if extra:
+                    got["channels-first op"] = output_of(
+                        bindir, tmp, name + ".first." + codegen, first, backend,
+                        xfile, first_flags + extra)
                 if layout:
                     got["--layout=nhwc"] = output_of(
-                        bindir, tmp, name + ".nhwc", first, codegen, xfile,
-                        ["--layout=nhwc"])
+                        bindir, tmp, name + ".nhwc." + codegen, first, backend,
+                        xfile, ["--layout=nhwc"] + extra)
             except RuntimeError as e:
                 print(f"FAILED: {name} {codegen}: {e}")
                 failed += 1
@@ -258,7 +275,7 @@ def main():
                 print(f"{name} {codegen} {what}: shape {list(ref.shape)} "
                       f"rel-l2 {err:.2e} {'PASS' if ok else 'FAIL'}")
                 failed += not ok
-            if bad is not None and name == "conv2d_square":
+            if bad is not None and name == "conv2d_square" and not extra:
                 wrong = output_of(bindir, tmp, name + ".bad", bad, codegen,
                                   xfile)
                 berr = rel_l2(wrong, ref)
