@@ -80,7 +80,8 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
       (a warp per row: shuffles only), f32 accumulation, warp shuffles and
       shared memory; `cache_row = 1` (the row read once, kept in registers)
       where a thread holds at most 32 elements and the reduced input is
-      only read at its own index;
+      only read at its own index, with `vector` consecutive positions per
+      group (16 bytes of the input where the row allows);
     - `emitter = "column_reduction"` when the f16/bf16/f32 reductions keep
       the innermost axis and every value computed from them is per-column
       or on the input shape, never read at another column (a reduction may
@@ -94,13 +95,16 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
       moves a non-innermost dimension innermost (both >= 16 elements), with
       elementwise ops on its shape after it: 32x32 `tile`s staged through
       shared memory by 256 threads, coalesced on both sides;
-    - `emitter = "contraction_tiled"` for one float matmul (f32
-      accumulation) with an elementwise epilogue: 64x64 output tiles
-      (`tile_m`, `tile_n`), K through shared memory in steps of `tile_k`
-      (16), 256 threads of 4x4 outputs;
-    - `emitter = "thread_per_output"` otherwise (pools, matmul, conv,
-      arg_reduce): one thread per output element, the reduced or K/window
-      loop inside it; correct for every kernel.
+    - `emitter = "contraction_tiled"` for one float matmul, or one direct
+      convolution with groups 1 as an implicit GEMM (GemmView; unless
+      `conv-gemm` is false), with f32 accumulation and an elementwise
+      epilogue: 64x64 output tiles (`tile_m`, `tile_n`), K through shared
+      memory in steps of `tile_k` (16), 256 threads of 4x4 outputs; `mma =
+      1` (tensor cores) for f16/bf16 unless `tensor-cores` is false;
+    - `emitter = "thread_per_output"` otherwise (pools, grouped and
+      transposed convolutions, integer matmuls, arg_reduce): one thread
+      per output element, the reduced or K/window loop inside it; correct
+      for every kernel.
 
     `block` is the threads per block, `grid` the blocks; the grid of a
     grid-stride loop is capped at `sm-count` x (2048 / `block`), one full
@@ -136,8 +140,9 @@ def TilePass : Pass<"bwc-tile", "::mlir::ModuleOp"> {
     Runs after `bwc-configure-kernels`. For every `bwc.kernel` function,
     scores its default `bwc.config` and the alternatives the listed
     `emitters` offer (`column_reduction` for reductions over non-innermost
-    axes, `transpose_tiled` for loop kernels, `contraction_tiled` for
-    matmul kernels) with the access model (bytes-weighted coalescing
+    axes, `transpose_tiled` for loop kernels, `contraction_tiled` with
+    `mma` 1 and 0 for matmul and groups-1 convolution kernels) with the
+    access model (bytes-weighted coalescing
     efficiency, include/bwc/Analysis/AccessModel.h), and keeps the best:
     highest efficiency, then more blocks up to 2 per SM, then the
     specialized emitter for column reductions and matmuls. Candidates
