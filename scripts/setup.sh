@@ -12,6 +12,8 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   # tests
   libgtest-dev
+  # cuda-sim: threads of a block as fibers
+  libboost-context-dev
   # python tooling (model generators) on Debian's interpreter
   python3 python3-onnx python3-numpy python3-matplotlib
 )

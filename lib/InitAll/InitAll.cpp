@@ -4,6 +4,7 @@
 #include "bwc/Conversion/Passes.h"
 #include "bwc/Dialect/BWC/IR/BWCDialect.h"
 #include "bwc/Target/CPU/Pipeline.h"
+#include "bwc/Target/CUDA/Passes.h"
 #include "bwc/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -72,6 +73,7 @@ void mlir::bwc::registerAllPasses() {
   // bwc's own.
   registerBWCConversionPasses();
   registerBWCTransformsPasses();
+  registerBWCTargetCUDAPasses();
   registerCPULoweringPipeline();
   // Upstream: canonicalize/cse/..., the conversions, bufferization,
   // linalg and memref passes the pipelines are built from.

@@ -218,6 +218,61 @@ constexpr size_t kMinDescBytes = 8 + 4 + 8;
 constexpr size_t kBufferBytes = 1 + 8 + 8 + 8 + 4;
 constexpr size_t kMinKernelBytes = 8 + 8 + 3 * 8 + 7 * 4 + 8;
 constexpr size_t kMinLaunchBytes = 4 + 8;
+constexpr size_t kMinSimKernelBytes = 8 + 4 + 4 + 8 + 1;
+constexpr size_t kSimArrayBytes = 4 + 4;
+constexpr size_t kMinSimSiteBytes = 4 + 1 + 1 + 4 + 4 + 4 + 8;
+
+void readSim(Reader &r, SimCode &sim) {
+  sim.object = r.str("sim object");
+  sim.kernels.resize(r.count(kMinSimKernelBytes, "sim kernel list"));
+  for (SimKernel &k : sim.kernels) {
+    k.name = r.str("sim kernel name");
+    k.params = r.u32("sim kernel params");
+    k.sharedBytes = r.u32("sim kernel shared bytes");
+    k.shared.resize(r.count(kSimArrayBytes, "sim shared array list"));
+    for (SimArray &s : k.shared) {
+      s.offset = r.u32("sim shared array offset");
+      s.bytes = r.u32("sim shared array bytes");
+    }
+    k.usesSync = r.u8("sim kernel sync flag") != 0;
+  }
+  sim.sites.resize(r.count(kMinSimSiteBytes, "sim site list"));
+  for (SimSite &s : sim.sites) {
+    s.kernel = r.u32("sim site kernel");
+    s.kind = static_cast<SimSiteKind>(r.u8("sim site kind"));
+    s.space = static_cast<SimSpace>(r.u8("sim site space"));
+    s.bytes = r.u32("sim site bytes");
+    s.align = r.u32("sim site alignment");
+    s.root = static_cast<int32_t>(r.u32("sim site root"));
+    s.loc = r.str("sim site location");
+  }
+}
+
+void writeSim(Writer &p, const SimCode &sim) {
+  p.str(sim.object);
+  p.u64(sim.kernels.size());
+  for (const SimKernel &k : sim.kernels) {
+    p.str(k.name);
+    p.u32(k.params);
+    p.u32(k.sharedBytes);
+    p.u64(k.shared.size());
+    for (const SimArray &s : k.shared) {
+      p.u32(s.offset);
+      p.u32(s.bytes);
+    }
+    p.u8(k.usesSync ? 1 : 0);
+  }
+  p.u64(sim.sites.size());
+  for (const SimSite &s : sim.sites) {
+    p.u32(s.kernel);
+    p.u8(static_cast<uint8_t>(s.kind));
+    p.u8(static_cast<uint8_t>(s.space));
+    p.u32(s.bytes);
+    p.u32(s.align);
+    p.u32(static_cast<uint32_t>(s.root));
+    p.str(s.loc);
+  }
+}
 
 void readPayload(Reader &r, Artifact &a) {
   a.target = r.str("target");
@@ -259,6 +314,7 @@ void readPayload(Reader &r, Artifact &a) {
   a.code = r.str("code");
   a.cubin = r.str("cubin");
   a.gpuArch = r.str("gpu arch");
+  readSim(r, a.sim);
   a.weights = r.str("weights");
   a.report = r.str("report");
 }
@@ -408,6 +464,80 @@ std::string validateLaunches(const Artifact &a) {
   return {};
 }
 
+/// The cuda-sim section: one SimKernel per kernel whose parameters match
+/// every launch of it, shared arrays inside the kernel's shared bytes, and
+/// sites whose kernel, kind, size and root are in range.
+std::string validateSim(const Artifact &a) {
+  const SimCode &sim = a.sim;
+  if (sim.empty())
+    return sim.kernels.empty() && sim.sites.empty()
+               ? std::string()
+               : "the cuda-sim section has kernels or sites but no object";
+  if (a.target != "cuda")
+    return "a " + a.target + " artifact carries a cuda-sim object";
+  if (sim.kernels.size() != a.kernels.size())
+    return "the cuda-sim section describes " +
+           std::to_string(sim.kernels.size()) + " kernels but there are " +
+           std::to_string(a.kernels.size());
+  for (size_t i = 0; i < sim.kernels.size(); ++i) {
+    const SimKernel &k = sim.kernels[i];
+    std::string where = "cuda-sim kernel '" + a.kernels[i].name + "'";
+    if (k.name != a.kernels[i].name)
+      return "cuda-sim kernel " + std::to_string(i) + " is '" + k.name +
+             "' but kernel " + std::to_string(i) + " is '" +
+             a.kernels[i].name + "'";
+    if (k.sharedBytes > kMaxSharedBytes)
+      return where + " has " + std::to_string(k.sharedBytes) +
+             " shared bytes (at most " + std::to_string(kMaxSharedBytes) + ")";
+    for (const SimArray &s : k.shared)
+      if (s.offset > k.sharedBytes || s.bytes > k.sharedBytes - s.offset)
+        return where + " has a shared array [" + std::to_string(s.offset) +
+               ", +" + std::to_string(s.bytes) + ") outside its " +
+               std::to_string(k.sharedBytes) + " shared bytes";
+  }
+  for (size_t i = 0; i < a.launches.size(); ++i)
+    if (a.launches[i].args.size() != sim.kernels[a.launches[i].kernel].params)
+      return "launch " + std::to_string(i) + " passes " +
+             std::to_string(a.launches[i].args.size()) +
+             " arguments but its cuda-sim kernel takes " +
+             std::to_string(sim.kernels[a.launches[i].kernel].params);
+  for (size_t i = 0; i < sim.sites.size(); ++i) {
+    const SimSite &s = sim.sites[i];
+    std::string where = "cuda-sim site " + std::to_string(i);
+    if (s.kernel >= sim.kernels.size())
+      return where + " names kernel " + std::to_string(s.kernel) +
+             " but there are " + std::to_string(sim.kernels.size());
+    if (static_cast<uint8_t>(s.kind) > static_cast<uint8_t>(SimSiteKind::mma))
+      return where + " has unknown kind " +
+             std::to_string(static_cast<int>(s.kind));
+    if (s.kind != SimSiteKind::load && s.kind != SimSiteKind::store) {
+      if (s.kind == SimSiteKind::mma && s.bytes > 1)
+        return where + " has unknown mma operand type " +
+               std::to_string(s.bytes);
+      continue;
+    }
+    const SimKernel &k = sim.kernels[s.kernel];
+    if (s.space != SimSpace::global && s.space != SimSpace::shared)
+      return where + " has unknown address space " +
+             std::to_string(static_cast<int>(s.space));
+    if (s.bytes == 0 || s.bytes > 256)
+      return where + " accesses " + std::to_string(s.bytes) +
+             " bytes (1 to 256)";
+    if (s.align == 0 || (s.align & (s.align - 1)) || s.align > 256)
+      return where + " has alignment " + std::to_string(s.align) +
+             " (a power of two up to 256)";
+    int64_t roots = s.space == SimSpace::global ? int64_t(k.params)
+                                                : int64_t(k.shared.size());
+    if (s.root < -1 || s.root >= roots ||
+        (s.space == SimSpace::shared && s.root < 0))
+      return where + " derives from " +
+             (s.space == SimSpace::global ? "parameter " : "shared array ") +
+             std::to_string(s.root) + " but its kernel has " +
+             std::to_string(roots);
+  }
+  return {};
+}
+
 std::string validate(const Artifact &a) {
   if (a.target != "cpu" && a.target != "cuda")
     return "unknown artifact target '" + a.target + "'";
@@ -425,6 +555,8 @@ std::string validate(const Artifact &a) {
     e = validateBuffers(a);
   if (e.empty())
     e = validateLaunches(a);
+  if (e.empty())
+    e = validateSim(a);
   if (!e.empty())
     return "invalid artifact: " + e;
   return {};
@@ -477,6 +609,7 @@ std::string serialize(const Artifact &a) {
   p.str(a.code);
   p.str(a.cubin);
   p.str(a.gpuArch);
+  writeSim(p, a.sim);
   p.str(a.weights);
   p.str(a.report);
 

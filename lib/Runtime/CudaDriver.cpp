@@ -1,6 +1,7 @@
 //===- CudaDriver.cpp - The CUDA driver API, loaded at run time -----------===//
 
 #include "bwc/Runtime/CudaDriver.h"
+#include "bwc/Runtime/CudaSim.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -100,6 +101,20 @@ std::shared_ptr<Driver> Driver::load(std::string &error) {
     dlclose(library);
     return nullptr;
   }
+  return driver;
+}
+
+std::shared_ptr<Driver> Driver::simulated(const sim::SimOptions &options,
+                                          std::string &error) {
+  if (!sim::simAvailable()) {
+    error = "this runtime was built without cuda-sim (it needs Boost.Context: "
+            "libboost-context-dev)";
+    return nullptr;
+  }
+  auto driver = std::make_shared<Driver>();
+  driver->api_ = sim::simulatedDriverApi(options);
+  driver->path_ = "cuda-sim";
+  driver->simulator_ = true;
   return driver;
 }
 

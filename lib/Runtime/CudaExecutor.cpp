@@ -93,7 +93,15 @@ bool CudaExecutor::check(CUresult result, const std::string &what,
 }
 
 bool CudaExecutor::init(std::string &error) {
-  if (!(driver_ = Driver::load(error)))
+  if (options_.device != "cuda" && options_.device != "cuda-sim") {
+    error = "unknown device '" + options_.device +
+            "' (expected cuda or cuda-sim)";
+    return false;
+  }
+  driver_ = options_.device == "cuda-sim"
+                ? Driver::simulated(options_.sanitizers, error)
+                : Driver::load(error);
+  if (!driver_)
     return false;
   const DriverApi &d = driver_->api();
   int count = 0;
@@ -147,7 +155,21 @@ bool CudaExecutor::loadModule(std::string &error) {
   int deviceArch = device_.ccMajor * 10 + device_.ccMinor;
   std::string gpu = "sm_" + std::to_string(deviceArch);
   std::string cubinError;
-  if (!a.cubin.empty() && archNumber(a.gpuArch) == deviceArch) {
+  if (driver_->isSimulator()) {
+    // The emulated device's image is the host code of the same kernels.
+    std::vector<char> log(kJitLogBytes, 0);
+    int options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log.data(),
+                      reinterpret_cast<void *>(uintptr_t(log.size() - 1))};
+    CUresult r = d.cuModuleLoadDataEx(&module_, &a.sim, 2, options, values);
+    if (r != CUDA_SUCCESS) {
+      error = "cannot load the kernels on cuda-sim: " +
+              std::string(log.data());
+      return false;
+    }
+    loadedFrom_ = "cuda-sim object";
+  } else if (!a.cubin.empty() && archNumber(a.gpuArch) == deviceArch) {
     if (d.cuModuleLoadDataEx(&module_, a.cubin.data(), 0, nullptr,
                              nullptr) == CUDA_SUCCESS)
       loadedFrom_ = "cubin";
@@ -232,6 +254,12 @@ bool CudaExecutor::allocate(std::string &error) {
     const Buffer &b = a.buffers[i];
     if (b.kind == BufferKind::intermediate && b.arenaOffset != kNoArenaOffset) {
       bufferPtrs_[i] = arena + b.arenaOffset;
+      if (d.bwcSimRegisterBuffer)
+        d.bwcSimRegisterBuffer(bufferPtrs_[i], b.bytes,
+                               ("intermediate buffer " + std::to_string(i) +
+                                " (arena offset " +
+                                std::to_string(b.arenaOffset) + ")")
+                                   .c_str());
       continue;
     }
     static const char *kinds[] = {"input", "output", "weight", "intermediate"};
@@ -243,6 +271,8 @@ bool CudaExecutor::allocate(std::string &error) {
       what = "output '" + a.outputs[b.ioIndex].name + "'";
     if (!deviceAlloc(b.bytes, what, bufferPtrs_[i], error))
       return false;
+    if (d.bwcSimRegisterBuffer)
+      d.bwcSimRegisterBuffer(bufferPtrs_[i], b.bytes, what.c_str());
     // Weights are uploaded once, here.
     if (b.kind == BufferKind::weight && b.bytes &&
         !check(d.cuMemcpyHtoD(bufferPtrs_[i], a.weights.data() + b.weightOffset,

@@ -69,6 +69,11 @@ std::unique_ptr<Executor> createExecutor(Artifact artifact,
                                          std::string &error) {
   if (artifact.target == "cuda")
     return CudaExecutor::create(std::move(artifact), options, error);
+  if (options.device != "cuda") {
+    error = "--device=" + options.device + " runs cuda artifacts, but this "
+            "artifact's target is '" + artifact.target + "'";
+    return nullptr;
+  }
   return CpuExecutor::create(std::move(artifact), error);
 }
 

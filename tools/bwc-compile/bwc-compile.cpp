@@ -42,8 +42,9 @@ static cl::opt<std::string> target("target", cl::desc("cpu or cuda"),
 static cl::opt<std::string>
     emit("emit",
          cl::desc("artifact (default); with --target=cuda also ptx (the PTX "
-                  "of the whole program) or gpu (the gpu.module before "
-                  "lowering)"),
+                  "of the whole program), gpu (the gpu.module before "
+                  "lowering) or sim (the kernels lowered for cuda-sim, as "
+                  "MLIR)"),
          cl::init("artifact"));
 static cl::opt<int64_t> smCount("sm-count",
                                 cl::desc("CUDA: SMs the grids are sized for"),
@@ -118,6 +119,17 @@ static cl::opt<std::string> convKernels(
              "implicit GEMMs, contraction_tiled) or direct (one thread per "
              "output, the kernels before 2026-11-30)"),
     cl::init("gemm"));
+static cl::opt<std::string> cudaSim(
+    "cuda-sim",
+    cl::desc("CUDA: on (default: the artifact also carries the kernels "
+             "lowered for the host, which bwc-run --device=cuda-sim runs) "
+             "or off"),
+    cl::init("on"));
+static cl::opt<std::string> gpuModuleFile(
+    "gpu-module",
+    cl::desc("CUDA: use the gpu.module in FILE (as --emit=gpu prints it, "
+             "possibly edited) instead of the generated kernels"),
+    cl::value_desc("FILE"));
 static cl::opt<std::string> tensorCores(
     "tensor-cores",
     cl::desc("CUDA: on (default: f16/bf16 matmuls and implicit-GEMM "
@@ -417,6 +429,11 @@ int main(int argc, char **argv) {
                  << "' (expected cpu or cuda)\n";
     return 1;
   }
+  if (cudaSim != "on" && cudaSim != "off") {
+    llvm::errs() << "bwc-compile: --cuda-sim expects on or off but got '"
+                 << cudaSim << "'\n";
+    return 1;
+  }
   if (tensorCores != "on" && tensorCores != "off") {
     llvm::errs() << "bwc-compile: --tensor-cores expects on or off but got '"
                  << tensorCores << "'\n";
@@ -465,9 +482,11 @@ int main(int argc, char **argv) {
     llvm::errs() << "bwc-compile: --peak-bw expects a positive GB/s figure\n";
     return 1;
   }
-  if (emit != "artifact" && !(target == "cuda" && (emit == "ptx" ||
-                                                     emit == "gpu"))) {
-    llvm::errs() << "bwc-compile: --emit expects artifact, or ptx or gpu with "
+  if (emit != "artifact" &&
+      !(target == "cuda" && (emit == "ptx" || emit == "gpu" ||
+                             emit == "sim"))) {
+    llvm::errs() << "bwc-compile: --emit expects artifact, or ptx, gpu or sim "
+                    "with "
                     "--target=cuda, but got '"
                  << emit << "' for --target=" << target << "\n";
     return 1;
@@ -627,7 +646,11 @@ int main(int argc, char **argv) {
     cuda.tensorCores = tensorCores == "on";
     cuda.tuningCache = tuningCache;
     cuda.tuneGpu = tuneGpu;
-    std::string gpuText;
+    cuda.gpuModuleFile = gpuModuleFile;
+    std::string gpuText, simText;
+    cuda.sim = emit == "sim" || (emit == "artifact" && cudaSim == "on");
+    if (emit == "sim")
+      cuda.simModule = &simText;
     if (failed(mlir::bwc::emitCudaCode(*module, *artifact, cuda,
                                        emit == "gpu" ? &gpuText : nullptr)))
       return 1;
@@ -638,7 +661,9 @@ int main(int argc, char **argv) {
         llvm::errs() << "bwc-compile: " << err << "\n";
         return 1;
       }
-      out->os() << (emit == "ptx" ? artifact->code : gpuText);
+      out->os() << (emit == "ptx" ? artifact->code
+                    : emit == "sim" ? simText
+                                    : gpuText);
       out->keep();
       return 0;
     }

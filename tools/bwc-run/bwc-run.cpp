@@ -41,6 +41,10 @@ struct Options {
   double absTolerance = 0;
   int bench = 0;
   bool quiet = false, cudaGraph = false;
+  /// --device: cuda (a GPU) or cuda-sim (the kernels emulated on the CPU).
+  std::string device = "cuda";
+  /// --sanitize, for cuda-sim (default memcheck,synccheck).
+  std::string sanitize;
   BenchOptions benchOptions;
 };
 
@@ -108,6 +112,14 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       if (!parseNumber(value, number) || number <= 0)
         return error = "--peak-gflops expects a positive number", false;
       o.benchOptions.peakGflops = number;
+    } else if (flag("--device")) {
+      if (value != "cuda" && value != "cuda-sim")
+        return error = "--device expects cuda or cuda-sim, got '" + value +
+                       "'",
+               false;
+      o.device = value;
+    } else if (flag("--sanitize")) {
+      o.sanitize = value;
     } else if (flag("--json")) {
       o.benchOptions.jsonFile = value;
     } else if (!error.empty()) {
@@ -123,6 +135,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
                      "[--output-dir D] [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A] "
                      "[--bench N] [--measure-peak] [--peak-copy-bytes B] "
                      "[--peak-gbps G] [--peak-gflops F] [--cuda-graph] "
+                     "[--device cuda|cuda-sim] "
+                     "[--sanitize memcheck,racecheck,synccheck,initcheck|all|none] "
                      "[--json FILE] [--quiet]",
              false;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -135,6 +149,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
   }
   if (o.artifact.empty())
     return error = "no artifact given (usage: bwc-run OUT.bwc ...)", false;
+  if (!o.sanitize.empty() && o.device != "cuda-sim")
+    return error = "--sanitize needs --device=cuda-sim", false;
   return true;
 }
 
@@ -469,6 +485,10 @@ int main(int argc, char **argv) {
     return fail(error);
   ExecutorOptions options;
   options.cudaGraph = o.cudaGraph;
+  options.device = o.device;
+  if (!o.sanitize.empty() &&
+      !sim::parseSanitizers(o.sanitize, options.sanitizers, error))
+    return fail("--sanitize: " + error);
   std::unique_ptr<Executor> exec =
       createExecutor(std::move(artifact), options, error);
   if (!exec)

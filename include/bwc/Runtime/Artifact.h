@@ -82,6 +82,55 @@ struct Launch {
   std::vector<uint32_t> args;
 };
 
+/// cuda-sim: one site of a kernel that calls into the emulator (a global or
+/// shared load or store, a barrier, a shuffle or an mma), in the host
+/// object's numbering (CudaSim.h).
+enum class SimSiteKind : uint8_t { load = 0, store = 1, barrier = 2,
+                                   shuffle = 3, mma = 4 };
+/// What a load or store addresses.
+enum class SimSpace : uint8_t { global = 0, shared = 1 };
+
+struct SimSite {
+  uint32_t kernel = 0; ///< index in Artifact::kernels
+  SimSiteKind kind = SimSiteKind::load;
+  SimSpace space = SimSpace::global;
+  /// Loads and stores: bytes accessed and the alignment they need. mma: 0
+  /// for f16 operands, 1 for bf16.
+  uint32_t bytes = 0, align = 1;
+  /// Loads and stores: the kernel parameter (global) or shared array
+  /// (shared) the address derives from; -1 when the compiler could not
+  /// trace it (the runtime then finds the allocation holding it).
+  int32_t root = -1;
+  /// The op's location ("model.onnx:12:3", or the kernel and op).
+  std::string loc;
+};
+
+/// A kernel's shared arrays, in the order of the shared hook's numbering.
+struct SimArray {
+  uint32_t offset = 0, bytes = 0;
+};
+
+struct SimKernel {
+  std::string name;         ///< the exported entry, = Kernel::name
+  uint32_t params = 0;      ///< pointer parameters
+  uint32_t sharedBytes = 0; ///< static shared memory of one block
+  std::vector<SimArray> shared;
+  /// Whether the kernel has a barrier, shuffle or mma (its threads then
+  /// run as fibers).
+  bool usesSync = false;
+};
+
+/// The host code of a CUDA artifact's kernels for cuda-sim: an ELF shared
+/// object exporting `void <kernel>(void **params)` per kernel, the hook
+/// table and the ABI version, with one SimKernel per Artifact::kernels
+/// entry and the site table its hooks are called with.
+struct SimCode {
+  std::string object;
+  std::vector<SimKernel> kernels;
+  std::vector<SimSite> sites;
+  bool empty() const { return object.empty(); }
+};
+
 struct Artifact {
   /// "cpu" or "cuda".
   std::string target = "cpu";
@@ -103,6 +152,8 @@ struct Artifact {
   std::string cubin;
   /// CUDA: the architecture the PTX targets ("sm_90"); empty on the CPU.
   std::string gpuArch;
+  /// CUDA, optional: the kernels lowered for the host (cuda-sim).
+  SimCode sim;
   std::string weights;
   /// The static report (JSON text), as `bwc-compile --report-json` writes.
   std::string report;
@@ -120,7 +171,7 @@ bool writeArtifactFile(const std::string &path, const Artifact &a,
                        std::string &error);
 
 /// Current format version; readers refuse others.
-constexpr uint32_t kArtifactVersion = 2;
+constexpr uint32_t kArtifactVersion = 3;
 
 } // namespace bwc::rt
 

@@ -15,6 +15,10 @@
 #include <memory>
 #include <string>
 
+namespace bwc::rt::sim {
+struct SimOptions;
+} // namespace bwc::rt::sim
+
 namespace bwc::rt::cuda {
 
 using CUresult = int;
@@ -101,6 +105,11 @@ struct DriverApi {
   /// Optional (CUDA 11.1+; null when the driver lacks it): with
   /// CU_EVENT_RECORD_EXTERNAL during stream capture, an event record node.
   CUresult (*cuEventRecordWithFlags)(CUevent, CUstream, unsigned) = nullptr;
+  /// cuda-sim only (null in a real driver): names the buffer of `bytes` at
+  /// a device pointer, so that memcheck checks a kernel parameter starting
+  /// there against the buffer's extent rather than its allocation's.
+  CUresult (*bwcSimRegisterBuffer)(CUdeviceptr, size_t, const char *) =
+      nullptr;
 };
 
 /// The loaded driver library. Not unloaded before exit: the driver keeps
@@ -111,6 +120,13 @@ public:
   /// point. Fails with "no CUDA driver found (...)" when the library cannot
   /// be opened and names the first missing symbol otherwise.
   static std::shared_ptr<Driver> load(std::string &error);
+  /// The emulated device (cuda-sim, CudaSim.h) with `options`' sanitizers;
+  /// fails when this runtime was built without it.
+  static std::shared_ptr<Driver> simulated(const sim::SimOptions &options,
+                                           std::string &error);
+
+  /// True for cuda-sim: modules are the artifact's SimCode, not PTX.
+  bool isSimulator() const { return simulator_; }
 
   const DriverApi &api() const { return api_; }
   /// The library that was opened, for messages.
@@ -123,6 +139,7 @@ public:
 private:
   DriverApi api_{};
   std::string path_;
+  bool simulator_ = false;
 };
 
 } // namespace bwc::rt::cuda

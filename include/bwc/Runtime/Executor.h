@@ -8,6 +8,7 @@
 #define BWC_RUNTIME_EXECUTOR_H
 
 #include "bwc/Runtime/Artifact.h"
+#include "bwc/Runtime/CudaSim.h"
 #include "bwc/Runtime/TensorFile.h"
 
 #include <memory>
@@ -50,6 +51,10 @@ struct ExecutorOptions {
   bool syncEachLaunch = true;
   /// CUDA: benchmark replays the launch list as one captured CUDA graph.
   bool cudaGraph = false;
+  /// CUDA: "cuda" (the GPU, through libcuda) or "cuda-sim" (the kernels
+  /// emulated on the CPU with `sanitizers`).
+  std::string device = "cuda";
+  sim::SimOptions sanitizers;
 };
 
 class Executor {

@@ -40,7 +40,10 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -145,21 +148,33 @@ std::string kernelAtLine(StringRef ptx, int64_t line) {
 
 } // namespace
 
-FailureOr<std::string> mlir::bwc::lowerGpuKernelsToPtx(ModuleOp module) {
+LogicalResult mlir::bwc::expandGpuMath(ModuleOp module) {
   auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("bwc_kernels");
   if (!gpuModule)
-    return module.emitError() << "expects a gpu.module @bwc_kernels", failure();
-  if (failed(expandMath(gpuModule)))
-    return failure();
+    return module.emitError() << "expects a gpu.module @bwc_kernels";
+  return expandMath(gpuModule);
+}
+
+LogicalResult mlir::bwc::lowerGpuModuleToNVVM(ModuleOp module) {
+  auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("bwc_kernels");
+  if (!gpuModule)
+    return module.emitError() << "expects a gpu.module @bwc_kernels";
   PassManager pm(module.getContext());
   pm.nest<gpu::GPUModuleOp>().addPass(createSCFToControlFlowPass());
   if (failed(pm.run(module)) || failed(convertToNVVM(gpuModule)))
     return failure();
-
   PassManager finish(module.getContext());
   finish.addPass(createReconcileUnrealizedCastsPass());
   finish.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   finish.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  return finish.run(module);
+}
+
+FailureOr<std::string> mlir::bwc::lowerGpuKernelsToPtx(ModuleOp module) {
+  if (failed(expandGpuMath(module)) || failed(lowerGpuModuleToNVVM(module)))
+    return failure();
+  auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>("bwc_kernels");
+  PassManager finish(module.getContext());
   GpuNVVMAttachTargetOptions attach;
   attach.chip = kCudaArch.str();
   attach.features = "+ptx80";
@@ -308,9 +323,24 @@ LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
 
   if (failed(buildGpuKernels(module, kPackedSuffix)))
     return failure();
+  if (!options.gpuModuleFile.empty() &&
+      failed(replaceGpuModule(module, artifact, options.gpuModuleFile)))
+    return failure();
   if (gpuModule) {
     llvm::raw_string_ostream os(*gpuModule);
     module.print(os);
+  }
+  // cuda-sim lowers a copy of the same kernels, after the same math
+  // expansion, for the host.
+  artifact.sim = ::bwc::rt::SimCode();
+  if (options.sim) {
+    if (failed(expandGpuMath(module)))
+      return failure();
+    FailureOr<::bwc::rt::SimCode> sim =
+        lowerGpuKernelsForSim(module, artifact, options.simModule);
+    if (failed(sim))
+      return failure();
+    artifact.sim = std::move(*sim);
   }
   FailureOr<std::string> ptx = lowerGpuKernelsToPtx(module);
   if (failed(ptx))

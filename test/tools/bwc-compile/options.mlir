@@ -39,7 +39,7 @@
 // NONE: == compiled (--fusion=none)
 // NONE: compiled {{ *}}5 kernels
 
-// CUDA: bwc-compile: --emit expects artifact, or ptx or gpu with --target=cuda, but got 'ptx' for --target=cpu
+// CUDA: bwc-compile: --emit expects artifact, or ptx, gpu or sim with --target=cuda, but got 'ptx' for --target=cpu
 // TARGET: bwc-compile: unknown --target 'tpu' (expected cpu or cuda)
 // FUSION: bwc-compile: unknown --fusion 'some' (expected none or default)
 // CODEGEN: bwc-compile: --codegen expects linalg or elemental but got 'loops'

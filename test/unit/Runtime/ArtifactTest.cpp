@@ -108,7 +108,7 @@ TEST(ArtifactTest, RoundTrip) {
 TEST(ArtifactTest, HeaderLayout) {
   std::string bytes = serialize(sample());
   EXPECT_EQ(std::memcmp(bytes.data(), "BWCARTF\0", 8), 0);
-  EXPECT_EQ(bytes[8], 2);                 // version, little-endian u32
+  EXPECT_EQ(bytes[8], 3);                 // version, little-endian u32
   EXPECT_EQ(readU64(bytes, 8) >> 32, 0u); // reserved
   EXPECT_EQ(readU64(bytes, 16), bytes.size() - 32);
   EXPECT_EQ(readU64(bytes, 24), fnv(bytes, 32));
@@ -156,7 +156,7 @@ TEST(ArtifactTest, BadHeader) {
   bad = bytes;
   bad[8] = 1;
   EXPECT_EQ(errorOf(bad),
-            "artifact format version 1 is not supported (expected 2)");
+            "artifact format version 1 is not supported (expected 3)");
   bad = bytes;
   bad[12] = 1;
   EXPECT_TRUE(startsWith(errorOf(bad), "artifact header is malformed"));
@@ -180,7 +180,7 @@ TEST(ArtifactTest, HostileCountsDoNotAllocate) {
   writeU64(bad, 32 + 8 + 3, uint64_t(1) << 60);
   reseal(bad);
   EXPECT_EQ(errorOf(bad), "artifact is malformed: tensor list count "
-                          "1152921504606846976 exceeds the 96 bytes left");
+                          "1152921504606846976 exceeds the 120 bytes left");
 }
 
 TEST(ArtifactTest, ExtraPayloadBytes) {
@@ -328,6 +328,111 @@ TEST(ArtifactTest, InvalidCudaLaunchConfiguration) {
   a.kernels[1].sharedBytes = 1 << 20;
   expect(a, "invalid artifact: kernel 'k1' asks for 1048576 bytes of shared "
             "memory (at most 232448)");
+}
+
+namespace {
+/// `cudaSample()` with a cuda-sim section: k0 takes one parameter per
+/// argument of its launch, k1 has two shared arrays and synchronizes.
+Artifact simSample() {
+  Artifact a = cudaSample();
+  a.launches[2].args = {2, 2, 3}; // every launch of k1 passes 3
+  a.sim.object = std::string("\x7f" "ELF", 4);
+  for (size_t i = 0; i < a.kernels.size(); ++i) {
+    SimKernel k;
+    k.name = a.kernels[i].name;
+    for (const Launch &l : a.launches)
+      if (l.kernel == i)
+        k.params = uint32_t(l.args.size());
+    a.sim.kernels.push_back(k);
+  }
+  a.sim.kernels[1].sharedBytes = 1024;
+  a.sim.kernels[1].shared = {{0, 512}, {512, 512}};
+  a.sim.kernels[1].usesSync = true;
+  SimSite load;
+  load.kernel = 0;
+  load.bytes = 16;
+  load.align = 16;
+  load.root = 0;
+  load.loc = "k0: llvm.load at 'Add_1' (model.onnx:3:0)";
+  SimSite shared = load;
+  shared.kernel = 1;
+  shared.kind = SimSiteKind::store;
+  shared.space = SimSpace::shared;
+  shared.root = 1;
+  SimSite barrier;
+  barrier.kernel = 1;
+  barrier.kind = SimSiteKind::barrier;
+  a.sim.sites = {load, shared, barrier};
+  return a;
+}
+} // namespace
+
+TEST(ArtifactTest, SimSectionRoundTrips) {
+  Artifact a = simSample(), b;
+  std::string error;
+  ASSERT_TRUE(deserialize(serialize(a), b, error)) << error;
+  EXPECT_EQ(b.sim.object, a.sim.object);
+  ASSERT_EQ(b.sim.kernels.size(), 2u);
+  EXPECT_EQ(b.sim.kernels[1].name, "k1");
+  EXPECT_EQ(b.sim.kernels[1].shared[1].offset, 512u);
+  EXPECT_TRUE(b.sim.kernels[1].usesSync);
+  ASSERT_EQ(b.sim.sites.size(), 3u);
+  EXPECT_EQ(b.sim.sites[1].space, SimSpace::shared);
+  EXPECT_EQ(b.sim.sites[0].loc, a.sim.sites[0].loc);
+  EXPECT_EQ(serialize(b), serialize(a));
+}
+
+TEST(ArtifactTest, InvalidSimSection) {
+  auto expect = [](const Artifact &a, const char *message) {
+    EXPECT_EQ(errorOf(a), message);
+  };
+  Artifact a = simSample();
+  a.sim.kernels.pop_back();
+  expect(a, "invalid artifact: the cuda-sim section describes 1 kernels but "
+            "there are 2");
+  a = simSample();
+  a.sim.kernels[0].name = "k9";
+  expect(a, "invalid artifact: cuda-sim kernel 0 is 'k9' but kernel 0 is "
+            "'k0'");
+  a = simSample();
+  a.sim.kernels[1].shared[1].bytes = 513;
+  expect(a, "invalid artifact: cuda-sim kernel 'k1' has a shared array [512, "
+            "+513) outside its 1024 shared bytes");
+  a = simSample();
+  a.sim.kernels[0].params += 1;
+  expect(a, ("invalid artifact: launch 0 passes " +
+             std::to_string(a.launches[0].args.size()) +
+             " arguments but its cuda-sim kernel takes " +
+             std::to_string(a.sim.kernels[0].params))
+                .c_str());
+  a = simSample();
+  a.sim.sites[0].kernel = 2;
+  expect(a, "invalid artifact: cuda-sim site 0 names kernel 2 but there are 2");
+  a = simSample();
+  a.sim.sites[0].align = 3;
+  expect(a, "invalid artifact: cuda-sim site 0 has alignment 3 (a power of "
+            "two up to 256)");
+  a = simSample();
+  a.sim.sites[1].root = 2;
+  expect(a, "invalid artifact: cuda-sim site 1 derives from shared array 2 "
+            "but its kernel has 2");
+  a = simSample();
+  a.sim.sites[0].root = int32_t(a.sim.kernels[0].params);
+  expect(a, ("invalid artifact: cuda-sim site 0 derives from parameter " +
+             std::to_string(a.sim.kernels[0].params) +
+             " but its kernel has " +
+             std::to_string(a.sim.kernels[0].params))
+                .c_str());
+  a = simSample();
+  a.sim.sites[2].kind = SimSiteKind(7);
+  expect(a, "invalid artifact: cuda-sim site 2 has unknown kind 7");
+  a = simSample();
+  a.sim.object.clear();
+  expect(a, "invalid artifact: the cuda-sim section has kernels or sites but "
+            "no object");
+  a = sample();
+  a.sim = simSample().sim;
+  expect(a, "invalid artifact: a cpu artifact carries a cuda-sim object");
 }
 
 TEST(ArtifactTest, RandomMutationsNeverCrash) {

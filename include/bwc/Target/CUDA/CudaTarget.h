@@ -43,6 +43,17 @@ struct CudaOptions {
   /// reads after bwc-tile, and the GPU whose entries to use (empty: the
   /// cache's only GPU).
   std::string tuningCache, tuneGpu;
+  /// Whether the artifact also carries the kernels lowered for the host
+  /// (cuda-sim; bwc-compile --cuda-sim=on, default).
+  bool sim = true;
+  /// A gpu.module file (as --emit=gpu prints it, possibly edited) that
+  /// replaces the generated kernels (bwc-compile --gpu-module): kernel
+  /// debugging, and the sanitizers' negative controls. Every kernel the
+  /// program launches must be in it.
+  std::string gpuModuleFile;
+  /// When set, receives the host module of the cuda-sim lowering as MLIR
+  /// text (bwc-compile --emit=sim).
+  std::string *simModule = nullptr;
 };
 
 /// The operands of a tensor-core `mma.sync.m16n8k16` with 16-bit (f16,
@@ -63,6 +74,25 @@ void loadCudaDialects(MLIRContext &ctx);
 /// `suffix` in one `gpu.module @bwc_kernels`: arguments are flat static
 /// memrefs, inputs then outputs.
 LogicalResult buildGpuKernels(ModuleOp module, StringRef suffix);
+
+/// Rewrites the gpu.module's transcendental math into arithmetic
+/// (polynomial approximations, f16/bf16 in f32); fails naming an op with no
+/// GPU lowering that needs no libdevice. Idempotent.
+LogicalResult expandGpuMath(ModuleOp module);
+
+/// SCF to CF, then gpu/arith/cf/memref/vector/math to NVVM and LLVM with
+/// bare-pointer kernel arguments, reconciled, canonicalized and CSE'd: the
+/// form both the NVPTX back end and the cuda-sim host lowering start from.
+LogicalResult lowerGpuModuleToNVVM(ModuleOp module);
+
+/// cuda-sim: lowers a copy of `module`'s gpu.module (math already
+/// expanded) to NVVM like the PTX path, then for the host
+/// (bwc-cuda-sim-host), and compiles it into a shared object. The result
+/// has one SimKernel per `artifact.kernels` entry. With `hostModule`, the
+/// host module's MLIR text is written there too.
+FailureOr<::bwc::rt::SimCode>
+lowerGpuKernelsForSim(ModuleOp module, const ::bwc::rt::Artifact &artifact,
+                      std::string *hostModule = nullptr);
 
 /// Lowers the gpu.module to NVVM/LLVM and returns its PTX text. Fails with
 /// an error naming the kernel when an op has no GPU lowering without

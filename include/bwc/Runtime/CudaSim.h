@@ -1,0 +1,90 @@
+//===- CudaSim.h - The emulated CUDA device (cuda-sim) ----------*- C++ -*-===//
+//
+// cuda-sim runs an artifact's CUDA kernels on the CPU. The compiler lowers
+// the very gpu.module that becomes PTX, after the same NVVM conversion, for
+// the host (lib/Target/CUDA/SimHost.cpp): special registers, barriers,
+// `shfl.sync`, `mma.sync` and shared memory become calls through a table
+// of hooks, and every global and shared load and store passes through the
+// access hook first. The artifact carries that host object (Artifact::sim).
+//
+// The runtime side is a CUDA driver API implemented on the CPU: the
+// unchanged CudaExecutor drives it exactly as it drives libcuda. Blocks run
+// one after another; a kernel with a barrier, shuffle or mma runs each
+// thread of a block as a fiber (Boost.Context), others as a plain loop.
+// Sanitizers modelled on compute-sanitizer check every access.
+// docs/targets/cuda-sim.md describes it.
+//
+// This header is shared by the compiler (the ABI constants) and the
+// runtime: C++17 only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_RUNTIME_CUDASIM_H
+#define BWC_RUNTIME_CUDASIM_H
+
+#include "bwc/Runtime/CudaDriver.h"
+
+#include <cstdint>
+#include <string>
+
+namespace bwc::rt::sim {
+
+/// Version of the hook ABI between a sim object and the runtime; the
+/// object exports it as `__bwcsim_abi` (i32).
+constexpr int32_t kSimAbiVersion = 1;
+
+/// Index of each hook in the object's exported `__bwcsim_hooks` table of
+/// function pointers, which the runtime fills after loading it.
+enum Hook : int32_t {
+  /// void *access(void *p, i32 site): checks the access of `site` at p and
+  /// returns the pointer to use (a scratch buffer when p is out of bounds).
+  kHookAccess = 0,
+  /// i32 sreg(i32 which): a special register (SpecialRegister below).
+  kHookSreg = 1,
+  /// void barrier(i32 site): bar.sync 0 of the whole block.
+  kHookBarrier = 2,
+  /// i64 shfl(i32 site, i32 kind, i32 mask, i32 value, i32 offset,
+  /// i32 maskAndClamp): the value in the low 32 bits, validity in bit 32.
+  kHookShuffle = 3,
+  /// void mma(i32 site, i32 *a /*4*/, i32 *b /*2*/, f32 *c /*4*/,
+  /// f32 *d /*4*/): mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.
+  kHookMma = 4,
+  /// void *shared(i32 array): the block's copy of shared array `array`.
+  kHookShared = 5,
+  kNumHooks = 6,
+};
+
+enum SpecialRegister : int32_t {
+  kTidX = 0, kTidY, kTidZ, kNtidX, kNtidY, kNtidZ,
+  kCtaidX, kCtaidY, kCtaidZ, kNctaidX, kNctaidY, kNctaidZ,
+  kLaneId, kWarpSize, kNumSpecialRegisters
+};
+
+/// shfl.sync kinds, as NVVM's ShflKind numbers them.
+enum ShuffleKind : int32_t { kShflBfly = 0, kShflUp = 1, kShflDown = 2,
+                             kShflIdx = 3 };
+
+/// What the sanitizers check (bwc-run --sanitize).
+struct SimOptions {
+  bool memcheck = true, racecheck = false, synccheck = true,
+       initcheck = false;
+  /// Findings printed per launch; the rest are counted.
+  unsigned maxReports = 10;
+};
+
+/// "memcheck,synccheck", "all" or "none" into `options`; false with an
+/// error naming an unknown sanitizer.
+bool parseSanitizers(const std::string &list, SimOptions &options,
+                     std::string &error);
+/// "memcheck,synccheck" (the enabled ones) or "none".
+std::string describeSanitizers(const SimOptions &options);
+
+/// Whether this runtime was built with cuda-sim (it needs Boost.Context).
+bool simAvailable();
+
+/// The driver API of the emulated device, configured by `options`. The
+/// device is one process-wide instance: loading it again reconfigures it.
+const cuda::DriverApi &simulatedDriverApi(const SimOptions &options);
+
+} // namespace bwc::rt::sim
+
+#endif // BWC_RUNTIME_CUDASIM_H

@@ -1,0 +1,46 @@
+//===- Passes.td - CUDA target passes ----------------------*- tablegen -*-===//
+#ifndef BWC_TARGET_CUDA_PASSES
+#define BWC_TARGET_CUDA_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// cuda-sim
+//===----------------------------------------------------------------------===//
+
+def CudaSimHostPass : Pass<"bwc-cuda-sim-host", "::mlir::ModuleOp"> {
+  let summary = "Lower the NVVM-level gpu.module @bwc_kernels for the host "
+                "(cuda-sim)";
+  let description = [{
+    Takes the module holding `gpu.module @bwc_kernels` after the same NVVM
+    conversion the PTX path runs (`lowerGpuModuleToNVVM`) and makes it a
+    host module whose kernels call the cuda-sim emulator through the hook
+    table `@__bwcsim_hooks` (include/bwc/Runtime/CudaSim.h):
+
+    - `nvvm.read.ptx.sreg.*` (thread, block, grid ids and sizes, lane id)
+      become calls of the `sreg` hook;
+    - `nvvm.barrier0` calls the `barrier` hook, `nvvm.shfl.sync` the
+      `shfl` hook with its operands exactly as the NVVM lowering encodes
+      them (member mask, offset, mask-and-clamp), `nvvm.mma.sync`
+      (m16n8k16, f16/bf16 operands, f32 accumulators) the `mma` hook;
+    - each workgroup (address space 3) global a kernel uses becomes one
+      of its shared arrays, at a 16-byte aligned offset of the block's
+      shared arena, addressed through the `shared` hook;
+    - every `llvm.load` and `llvm.store` not on the thread's stack first
+      passes its address through the `access` hook, which returns the
+      pointer to use.
+
+    Each hook call carries a site number. The decisions are attributes:
+    `bwc.sim.sites` on the module lists every site (kernel, kind, space,
+    bytes, alignment, the parameter or shared array the address derives
+    from, location) and `bwc.sim.kernel` on each kernel its parameter
+    count, shared arrays and whether it synchronizes. Finally the kernels
+    leave the gpu.module: each becomes an internal body behind an exported
+    `void <kernel>(void **params)` that reads the device pointers
+    `cuLaunchKernel` passes. Any NVVM op without a host model, or a memory
+    op the hooks do not cover, is an error naming it and its kernel.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // BWC_TARGET_CUDA_PASSES

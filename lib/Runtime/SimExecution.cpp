@@ -1,0 +1,793 @@
+//===- SimExecution.cpp - Runs one launch on cuda-sim ---------------------===//
+//
+// Blocks run one after another. A kernel without barrier, shuffle or mma
+// runs its threads as a plain loop on the caller's stack. Any other kernel
+// runs each thread of a block as a fiber (Boost.Context's fcontext, ~10 ns
+// a switch): a thread runs until it reaches a barrier or a warp collective
+// and yields; when no thread can run, the scheduler completes the warp
+// collectives whose member lanes have all arrived (with PTX's semantics),
+// then the barrier once every live thread waits at it. Anything else is a
+// synccheck error, never a hang.
+//
+// Every global and shared access goes through the access hook first:
+// memcheck (inside the buffer the compiler traced it to, or inside an
+// allocation; aligned), initcheck (reads of bytes nothing wrote), and
+// racecheck (shared-memory hazards between two barriers).
+//
+//===----------------------------------------------------------------------===//
+#include "SimDevice.h"
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace bwc::rt::sim {
+
+using namespace cuda;
+namespace ctx = boost::context::detail;
+
+bool simAvailable() { return true; }
+
+namespace {
+
+constexpr int kWarp = 32;
+constexpr size_t kStackBytes = 64 * 1024;
+
+enum class State : uint8_t { ready, barrier, collective, exited };
+
+struct Thread {
+  uint32_t tid[3] = {0, 0, 0};
+  uint32_t linear = 0;
+  State state = State::ready;
+  /// The site a waiting thread waits at.
+  int32_t site = -1;
+  // A shuffle's operands and result, or an mma's fragments.
+  int32_t kind = 0;
+  uint32_t mask = 0, value = 0, offset = 0, clamp = 0;
+  uint64_t result = 0;
+  const int32_t *a = nullptr, *b = nullptr;
+  const float *c = nullptr;
+  float *d = nullptr;
+  ctx::fcontext_t context = nullptr, caller = nullptr;
+};
+
+/// Fiber stacks with a guard page below each, kept across launches.
+class Stacks {
+public:
+  ~Stacks() {
+    if (base_)
+      munmap(base_, count_ * slot());
+  }
+  /// Top of stack `i` of at least `n` stacks.
+  void *top(size_t i, size_t n) {
+    if (n > count_) {
+      if (base_)
+        munmap(base_, count_ * slot());
+      count_ = n;
+      base_ = static_cast<char *>(mmap(nullptr, count_ * slot(),
+                                       PROT_READ | PROT_WRITE,
+                                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+      if (base_ == MAP_FAILED) {
+        base_ = nullptr;
+        count_ = 0;
+        return nullptr;
+      }
+      for (size_t s = 0; s < count_; ++s)
+        mprotect(base_ + s * slot(), page(), PROT_NONE);
+    }
+    return base_ + (i + 1) * slot();
+  }
+
+private:
+  static size_t page() { return size_t(sysconf(_SC_PAGESIZE)); }
+  static size_t slot() { return kStackBytes + page(); }
+  char *base_ = nullptr;
+  size_t count_ = 0;
+};
+
+/// One byte of shared memory under racecheck: the last writer and reader
+/// in the current barrier interval (epoch).
+struct RaceCell {
+  uint32_t writeEpoch = 0, readEpoch = 0;
+  int32_t writer = -1, reader = -1;
+  bool manyReaders = false;
+};
+
+/// The state of the launch being executed, read by the hooks.
+struct Launch {
+  const SimModule *module = nullptr;
+  uint32_t kernel = 0;
+  const SimKernel *info = nullptr;
+  std::string name;
+  uint32_t grid[3], block[3], threads = 0;
+  std::vector<uint64_t> params;
+  std::vector<void *> paramSlots;
+  /// Per parameter: its extent for memcheck, the allocation holding it
+  /// (initcheck's shadow) and what to call it.
+  std::vector<size_t> extents;
+  std::vector<Allocation *> allocations;
+  std::vector<std::string> paramNames;
+  uint32_t blockId[3] = {0, 0, 0};
+  std::vector<Thread> threadList;
+  Thread *current = nullptr;
+  Thread plain;
+  bool fibers = false;
+  /// Shared memory of the current block and its shadows.
+  std::vector<uint8_t> shared;
+  std::vector<uint32_t> sharedWritten; // block generation that wrote it
+  std::vector<RaceCell> race;
+  uint32_t blockGeneration = 0, epoch = 0;
+  bool aborted = false;
+  // Findings.
+  unsigned findings = 0, printed = 0, memFindings = 0;
+  std::vector<std::pair<int, int32_t>> reported; // (check, site) seen
+  std::string first;
+};
+
+Launch *g_launch = nullptr;
+Stacks g_stacks;
+/// Where an out-of-bounds access goes instead.
+alignas(256) uint8_t g_scratch[256];
+/// Generations survive launches so no shadow needs clearing.
+uint32_t g_generation = 0, g_epoch = 0;
+
+const char *kCheckNames[] = {"memcheck", "racecheck", "synccheck",
+                             "initcheck"};
+enum Check { kMem = 0, kRace = 1, kSync = 2, kInit = 3 };
+
+std::string dims(const uint32_t d[3]) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," +
+         std::to_string(d[2]) + ")";
+}
+
+std::string threadName(const Launch &l, const Thread &t) {
+  return "block " + dims(l.blockId) + " thread " + dims(t.tid);
+}
+
+const SimSite &siteOf(const Launch &l, int32_t site) {
+  return l.module->sites[size_t(site)];
+}
+
+std::string siteLoc(const Launch &l, int32_t site) {
+  if (site < 0 || size_t(site) >= l.module->sites.size())
+    return "<unknown site " + std::to_string(site) + ">";
+  return siteOf(l, site).loc;
+}
+
+/// Records a finding of `check` at `site`; one line per (check, site) is
+/// printed, up to maxReports per launch.
+void report(Launch &l, Check check, int32_t site, const std::string &text) {
+  ++l.findings;
+  if (check == kMem)
+    ++l.memFindings;
+  std::pair<int, int32_t> key{check, site};
+  if (std::find(l.reported.begin(), l.reported.end(), key) != l.reported.end())
+    return;
+  l.reported.push_back(key);
+  std::string line = std::string("cuda-sim: ") + kCheckNames[check] +
+                     ": kernel '" + l.name + "' " + text;
+  if (l.first.empty())
+    l.first = line;
+  if (l.printed++ < device().options.maxReports)
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+Thread &cur() { return *g_launch->current; }
+
+void setThreadIds(const Launch &l, Thread &t, uint32_t linear) {
+  t.linear = linear;
+  t.tid[0] = linear % l.block[0];
+  t.tid[1] = linear / l.block[0] % l.block[1];
+  t.tid[2] = linear / (l.block[0] * l.block[1]);
+}
+
+
+//===----------------------------------------------------------------------===//
+// The access hook: memcheck, initcheck, racecheck
+//===----------------------------------------------------------------------===//
+
+void *hookAccess(void *p, int32_t siteId) {
+  Launch &l = *g_launch;
+  const SimOptions &o = device().options;
+  if (siteId < 0 || size_t(siteId) >= l.module->sites.size()) {
+    report(l, kMem, siteId, "accesses through an unknown site");
+    return g_scratch;
+  }
+  const SimSite &s = siteOf(l, siteId);
+  if (!o.memcheck && !o.initcheck && !o.racecheck)
+    return p;
+  bool store = s.kind == SimSiteKind::store;
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const char *verb = store ? "store" : "load";
+  auto where = [&] {
+    return threadName(l, cur()) + ": " + verb + " of " +
+           std::to_string(s.bytes) + " bytes at " + s.loc;
+  };
+
+  if (s.space == SimSpace::shared) {
+    const SimArray &arr = l.info->shared[size_t(s.root)];
+    uintptr_t base = reinterpret_cast<uintptr_t>(l.shared.data()) + arr.offset;
+    if (a < base || a - base > arr.bytes || s.bytes > arr.bytes - (a - base)) {
+      if (o.memcheck) {
+        int64_t off = int64_t(a) - int64_t(base);
+        report(l, kMem, siteId,
+               where() + " is out of bounds of shared array " +
+                   std::to_string(s.root) + " (" + std::to_string(arr.bytes) +
+                   " bytes): byte offset " + std::to_string(off) +
+                   " (element " + std::to_string(off / int64_t(s.bytes)) +
+                   ")");
+        return g_scratch;
+      }
+      return p;
+    }
+    if (o.memcheck && a % s.align) {
+      report(l, kMem, siteId,
+             where() + " is misaligned: shared array " +
+                 std::to_string(s.root) + " byte offset " +
+                 std::to_string(a - base) + " is not a multiple of " +
+                 std::to_string(s.align));
+      return g_scratch;
+    }
+    size_t off = a - reinterpret_cast<uintptr_t>(l.shared.data());
+    Thread &t = cur();
+    if (o.initcheck) {
+      if (store) {
+        std::fill_n(l.sharedWritten.begin() + off, s.bytes,
+                    l.blockGeneration);
+      } else {
+        for (uint32_t i = 0; i < s.bytes; ++i)
+          if (l.sharedWritten[off + i] != l.blockGeneration) {
+            report(l, kInit, siteId,
+                   where() + " reads shared array " + std::to_string(s.root) +
+                       " byte offset " + std::to_string(a - base + i) +
+                       " that no thread of the block wrote");
+            break;
+          }
+      }
+    }
+    if (o.racecheck) {
+      int32_t me = int32_t(t.linear);
+      for (uint32_t i = 0; i < s.bytes; ++i) {
+        RaceCell &c = l.race[off + i];
+        auto hazard = [&](const char *kind, int32_t other) {
+          Thread u;
+          setThreadIds(l, u, uint32_t(other));
+          report(l, kRace, siteId,
+                 where() + ": " + kind + " hazard on shared array " +
+                     std::to_string(s.root) + " byte offset " +
+                     std::to_string(a - base + i) + " with thread " +
+                     dims(u.tid) + " in the same barrier interval");
+        };
+        bool sameEpochWrite = c.writeEpoch == l.epoch && c.writer >= 0;
+        bool sameEpochRead = c.readEpoch == l.epoch && c.reader >= 0;
+        if (store) {
+          if (sameEpochWrite && c.writer != me) {
+            hazard("write-after-write", c.writer);
+            break;
+          }
+          if (sameEpochRead && (c.reader != me || c.manyReaders)) {
+            hazard("write-after-read", c.reader != me ? c.reader : me);
+            break;
+          }
+          c.writer = me;
+          c.writeEpoch = l.epoch;
+        } else {
+          if (sameEpochWrite && c.writer != me) {
+            hazard("read-after-write", c.writer);
+            break;
+          }
+          if (!sameEpochRead) {
+            c.reader = me;
+            c.readEpoch = l.epoch;
+            c.manyReaders = false;
+          } else if (c.reader != me) {
+            c.manyReaders = true;
+          }
+        }
+      }
+    }
+    return p;
+  }
+
+  // Global memory.
+  uintptr_t base = 0;
+  size_t extent = 0;
+  Allocation *alloc = nullptr;
+  std::string buffer;
+  if (s.root >= 0) {
+    base = uintptr_t(l.params[size_t(s.root)]);
+    extent = l.extents[size_t(s.root)];
+    alloc = l.allocations[size_t(s.root)];
+    buffer = l.paramNames[size_t(s.root)];
+  } else if ((alloc = device().find(a, s.bytes))) {
+    base = alloc->base;
+    extent = alloc->bytes;
+    buffer = "its allocation";
+  }
+  if (!alloc || a < base || a - base > extent ||
+      s.bytes > extent - (a - base)) {
+    if (o.memcheck) {
+      if (alloc) {
+        int64_t off = int64_t(a) - int64_t(base);
+        report(l, kMem, siteId,
+               where() + " is out of bounds of " + buffer + " (" +
+                   std::to_string(extent) + " bytes): byte offset " +
+                   std::to_string(off) + " (element " +
+                   std::to_string(off / int64_t(s.bytes)) + ")");
+      } else {
+        report(l, kMem, siteId,
+               where() + " is outside every allocation (address 0x" +
+                   [&] {
+                     char b[32];
+                     std::snprintf(b, sizeof(b), "%llx",
+                                   (unsigned long long)a);
+                     return std::string(b);
+                   }() +
+                   ")");
+      }
+      return g_scratch;
+    }
+    if (!alloc)
+      return g_scratch; // never touch memory that is not the device's
+    return p;
+  }
+  if (o.memcheck && a % s.align) {
+    report(l, kMem, siteId,
+           where() + " is misaligned: " + buffer + " byte offset " +
+               std::to_string(a - base) + " is not a multiple of " +
+               std::to_string(s.align));
+    return g_scratch;
+  }
+  if (o.initcheck && !alloc->written.empty()) {
+    uint8_t *shadow = alloc->written.data() + (a - alloc->base);
+    if (store) {
+      std::memset(shadow, 1, s.bytes);
+    } else {
+      for (uint32_t i = 0; i < s.bytes; ++i)
+        if (!shadow[i]) {
+          report(l, kInit, siteId,
+                 where() + " reads " + buffer + " byte offset " +
+                     std::to_string(a - base + i) + " that nothing wrote");
+          break;
+        }
+    }
+  }
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// Special registers, shared memory, collectives
+//===----------------------------------------------------------------------===//
+
+int32_t hookSreg(int32_t which) {
+  Launch &l = *g_launch;
+  const Thread &t = cur();
+  switch (which) {
+  case kTidX: case kTidY: case kTidZ: return int32_t(t.tid[which - kTidX]);
+  case kNtidX: case kNtidY: case kNtidZ:
+    return int32_t(l.block[which - kNtidX]);
+  case kCtaidX: case kCtaidY: case kCtaidZ:
+    return int32_t(l.blockId[which - kCtaidX]);
+  case kNctaidX: case kNctaidY: case kNctaidZ:
+    return int32_t(l.grid[which - kNctaidX]);
+  case kLaneId: return int32_t(t.linear % kWarp);
+  case kWarpSize: return kWarp;
+  default: return 0;
+  }
+}
+
+void *hookShared(int32_t array) {
+  Launch &l = *g_launch;
+  if (array < 0 || size_t(array) >= l.info->shared.size())
+    return g_scratch;
+  return l.shared.data() + l.info->shared[size_t(array)].offset;
+}
+
+/// Back to the scheduler until it resumes this thread.
+void yield(Thread &t) {
+  ctx::transfer_t r = ctx::jump_fcontext(t.caller, nullptr);
+  t.caller = r.fctx;
+}
+
+/// A collective reached outside a fiber: the compiler said the kernel has
+/// none. Never expected; reported rather than hanging.
+bool needFibers(Launch &l, int32_t site) {
+  if (l.fibers)
+    return true;
+  report(l, kSync, site,
+         threadName(l, cur()) + ": reaches a barrier or warp collective at " +
+             siteLoc(l, site) +
+             " but the kernel was compiled as having none");
+  return false;
+}
+
+void hookBarrier(int32_t site) {
+  Launch &l = *g_launch;
+  if (!needFibers(l, site))
+    return;
+  Thread &t = cur();
+  t.state = State::barrier;
+  t.site = site;
+  yield(t);
+}
+
+int64_t hookShuffle(int32_t site, int32_t kind, int32_t mask, int32_t value,
+                    int32_t offset, int32_t clamp) {
+  Launch &l = *g_launch;
+  if (!needFibers(l, site))
+    return int64_t(uint32_t(value));
+  Thread &t = cur();
+  t.state = State::collective;
+  t.site = site;
+  t.kind = kind;
+  t.mask = uint32_t(mask);
+  t.value = uint32_t(value);
+  t.offset = uint32_t(offset);
+  t.clamp = uint32_t(clamp);
+  yield(t);
+  return int64_t(t.result);
+}
+
+void hookMma(int32_t site, const int32_t *a, const int32_t *b, const float *c,
+             float *d) {
+  Launch &l = *g_launch;
+  if (!needFibers(l, site))
+    return;
+  Thread &t = cur();
+  t.state = State::collective;
+  t.site = site;
+  t.kind = -1;
+  t.mask = 0xFFFFFFFFu;
+  t.a = a;
+  t.b = b;
+  t.c = c;
+  t.d = d;
+  yield(t);
+}
+
+float halfToFloat(uint16_t h, bool bf16) {
+  if (bf16) {
+    uint32_t bits = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 31, man = h & 1023;
+  float f;
+  if (exp == 0)
+    f = std::ldexp(float(man), -24);
+  else if (exp == 31)
+    f = man ? NAN : INFINITY;
+  else
+    f = std::ldexp(float(man | 1024), int(exp) - 25);
+  return sign ? -f : f;
+}
+
+/// mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 over
+/// the 32 lanes of `warp` (PTX ISA "Matrix Fragments for mma.m16n8k16"):
+/// g = lane >> 2, t = lane % 4; A a0..a7 at row g (a0,a1,a4,a5) or g + 8,
+/// column 2t + (i & 1) (+ 8 for i >= 4); B b0..b3 at k = 2t + (i & 1)
+/// (+ 8 for i >= 2), n = g; C/D c0..c3 at row g (c0,c1) or g + 8, column
+/// 2t + (i & 1). The lower-index element is in the low 16 bits.
+void executeMma(Thread *const lanes[kWarp], bool bf16) {
+  float A[16][16], B[16][8], C[16][8];
+  for (int lane = 0; lane < kWarp; ++lane) {
+    const Thread &t = *lanes[lane];
+    int g = lane >> 2, q = lane % 4;
+    for (int i = 0; i < 8; ++i) {
+      uint16_t h = uint16_t(uint32_t(t.a[i / 2]) >> (16 * (i & 1)));
+      int row = (i == 0 || i == 1 || i == 4 || i == 5) ? g : g + 8;
+      int col = 2 * q + (i & 1) + (i >= 4 ? 8 : 0);
+      A[row][col] = halfToFloat(h, bf16);
+    }
+    for (int i = 0; i < 4; ++i) {
+      uint16_t h = uint16_t(uint32_t(t.b[i / 2]) >> (16 * (i & 1)));
+      int k = 2 * q + (i & 1) + (i >= 2 ? 8 : 0);
+      B[k][g] = halfToFloat(h, bf16);
+    }
+    for (int i = 0; i < 4; ++i)
+      C[i < 2 ? g : g + 8][2 * q + (i & 1)] = t.c[i];
+  }
+  for (int lane = 0; lane < kWarp; ++lane) {
+    int g = lane >> 2, q = lane % 4;
+    for (int i = 0; i < 4; ++i) {
+      int m = i < 2 ? g : g + 8, n = 2 * q + (i & 1);
+      // f16/bf16 products are exact in f32; summed in ascending k (the
+      // unit's own order is undocumented).
+      float acc = C[m][n];
+      for (int k = 0; k < 16; ++k)
+        acc += A[m][k] * B[k][n];
+      lanes[lane]->d[i] = acc;
+    }
+  }
+}
+
+/// shfl.sync for the lanes of `mask` (PTX ISA "shfl.sync"): with b the
+/// lane offset, c the clamp (bits 4:0) and the segment mask (bits 12:8),
+/// maxLane = (lane & seg) | (c & ~seg), minLane = lane & seg; up:
+/// j = lane - b, valid if j >= maxLane; down: j = lane + b, valid if
+/// j <= maxLane; bfly: j = lane ^ b, valid if j <= maxLane; idx:
+/// j = minLane | (b & ~seg), valid if j <= maxLane; j = lane if invalid.
+bool executeShuffle(Launch &l, Thread *const lanes[kWarp], uint32_t mask) {
+  uint32_t results[kWarp], valid[kWarp];
+  for (int lane = 0; lane < kWarp; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    const Thread &t = *lanes[lane];
+    int32_t b = int32_t(t.offset & 31), c = int32_t(t.clamp & 31),
+            seg = int32_t((t.clamp >> 8) & 31);
+    int32_t maxLane = (lane & seg) | (c & ~seg), minLane = lane & seg, j = 0;
+    bool ok = false;
+    switch (t.kind) {
+    case kShflUp: j = lane - b; ok = j >= maxLane; break;
+    case kShflDown: j = lane + b; ok = j <= maxLane; break;
+    case kShflBfly: j = lane ^ b; ok = j <= maxLane; break;
+    case kShflIdx: j = minLane | (b & ~seg); ok = j <= maxLane; break;
+    default:
+      report(l, kSync, t.site,
+             threadName(l, t) + ": shfl.sync of unknown kind " +
+                 std::to_string(t.kind) + " at " + siteLoc(l, t.site));
+      return false;
+    }
+    if (!ok)
+      j = lane;
+    if (j < 0 || j >= kWarp || !(mask >> j & 1)) {
+      report(l, kSync, t.site,
+             threadName(l, t) + ": shfl.sync at " + siteLoc(l, t.site) +
+                 " reads lane " + std::to_string(j) +
+                 ", which is not in its member mask");
+      return false;
+    }
+    results[lane] = lanes[j]->value;
+    valid[lane] = ok;
+  }
+  for (int lane = 0; lane < kWarp; ++lane)
+    if (mask >> lane & 1)
+      lanes[lane]->result = uint64_t(results[lane]) |
+                            (uint64_t(valid[lane]) << 32);
+  return true;
+}
+
+const char *stateName(State s) {
+  switch (s) {
+  case State::ready: return "running";
+  case State::barrier: return "waiting at a barrier";
+  case State::collective: return "waiting at a warp collective";
+  case State::exited: return "exited";
+  }
+  return "?";
+}
+
+/// Completes every warp collective whose member lanes have all arrived.
+/// Returns the number completed; -1 after a synccheck error (a member lane
+/// that exited, waits at a barrier or at another collective: since no
+/// thread can run, it never arrives).
+int resolveCollectives(Launch &l) {
+  int done = 0;
+  size_t n = l.threadList.size();
+  for (size_t w = 0; w * kWarp < n; ++w) {
+    Thread *lanes[kWarp] = {};
+    int present = 0;
+    for (int i = 0; i < kWarp && w * kWarp + i < n; ++i, ++present)
+      lanes[i] = &l.threadList[w * kWarp + i];
+    for (int first = 0; first < present; ++first) {
+      Thread &t = *lanes[first];
+      if (t.state != State::collective)
+        continue;
+      uint32_t mask = t.mask;
+      bool isMma = t.kind < 0;
+      if (!(mask >> first & 1)) {
+        report(l, kSync, t.site,
+               threadName(l, t) + ": warp collective at " +
+                   siteLoc(l, t.site) +
+                   " with a member mask that excludes the lane itself");
+        return -1;
+      }
+      for (int lane = 0; lane < kWarp; ++lane) {
+        if (!(mask >> lane & 1))
+          continue;
+        Thread *u = lane < present ? lanes[lane] : nullptr;
+        if (!u || u->state != State::collective || u->site != t.site ||
+            u->mask != mask) {
+          std::string why =
+              !u ? "is not in the block"
+                 : u->state == State::collective && u->site != t.site
+                       ? "waits at another collective, at " +
+                             siteLoc(l, u->site)
+                       : u->state == State::collective
+                             ? "uses another member mask"
+                             : std::string(stateName(u->state)) +
+                                   (u->state == State::barrier
+                                        ? " at " + siteLoc(l, u->site)
+                                        : "");
+          report(l, kSync, t.site,
+                 threadName(l, t) + ": " + (isMma ? "mma.sync" : "shfl.sync") +
+                     " at " + siteLoc(l, t.site) + " misses lane " +
+                     std::to_string(lane) + " of its warp, which " + why);
+          return -1;
+        }
+      }
+      if (isMma) {
+        executeMma(lanes, siteOf(l, t.site).bytes == 1);
+      } else if (!executeShuffle(l, lanes, mask)) {
+        return -1;
+      }
+      for (int lane = 0; lane < kWarp; ++lane)
+        if (mask >> lane & 1)
+          lanes[lane]->state = State::ready;
+      ++done;
+    }
+  }
+  return done;
+}
+
+void fiberMain(ctx::transfer_t from) {
+  auto *t = static_cast<Thread *>(from.data);
+  t->caller = from.fctx;
+  Launch &l = *g_launch;
+  l.module->entries[l.kernel](l.paramSlots.data());
+  t->state = State::exited;
+  ctx::jump_fcontext(t->caller, nullptr);
+}
+
+/// Runs one block with fibers; false after a synccheck error.
+bool runBlockWithFibers(Launch &l) {
+  size_t n = l.threads;
+  l.threadList.assign(n, Thread());
+  for (size_t i = 0; i < n; ++i) {
+    Thread &t = l.threadList[i];
+    setThreadIds(l, t, uint32_t(i));
+    void *top = g_stacks.top(i, n);
+    if (!top) {
+      report(l, kSync, -1, "cannot allocate fiber stacks");
+      return false;
+    }
+    t.context = ctx::make_fcontext(top, kStackBytes, fiberMain);
+  }
+  size_t exitedInInterval = 0;
+  while (true) {
+    for (Thread &t : l.threadList) {
+      if (t.state != State::ready)
+        continue;
+      l.current = &t;
+      ctx::transfer_t r = ctx::jump_fcontext(t.context, &t);
+      t.context = r.fctx;
+      if (t.state == State::exited)
+        ++exitedInInterval;
+    }
+    int done = resolveCollectives(l);
+    if (done < 0)
+      return false;
+    if (done > 0)
+      continue;
+    size_t atBarrier = 0, exited = 0;
+    const Thread *waiter = nullptr, *other = nullptr;
+    for (const Thread &t : l.threadList) {
+      if (t.state == State::barrier) {
+        ++atBarrier;
+        if (!waiter)
+          waiter = &t;
+        else if (t.site != waiter->site && !other)
+          other = &t;
+      } else if (t.state == State::exited) {
+        ++exited;
+      }
+    }
+    if (exited == n)
+      return true;
+    bool synccheck = device().options.synccheck;
+    if (atBarrier + exited == n && !other &&
+        (exitedInInterval == 0 || !synccheck)) {
+      for (Thread &t : l.threadList)
+        if (t.state == State::barrier)
+          t.state = State::ready;
+      l.epoch = ++g_epoch;
+      exitedInInterval = 0;
+      continue;
+    }
+    // No thread can run and the barrier cannot complete.
+    std::string why;
+    if (other)
+      why = "threads wait at different barriers: " + threadName(l, *waiter) +
+            " at " + siteLoc(l, waiter->site) + ", " +
+            threadName(l, *other) + " at " + siteLoc(l, other->site);
+    else if (atBarrier + exited == n)
+      why = std::to_string(atBarrier) + " threads wait at the barrier at " +
+            siteLoc(l, waiter->site) + " but " +
+            std::to_string(exitedInInterval) +
+            " threads of the block exited without reaching it";
+    else
+      why = "deadlock: " + std::to_string(atBarrier) +
+            " threads wait at a barrier while others wait at warp "
+            "collectives";
+    report(l, kSync, waiter ? waiter->site : -1,
+           "block " + dims(l.blockId) + ": " + why);
+    return false;
+  }
+}
+
+} // namespace
+
+void fillHooks(void **table) {
+  table[kHookAccess] = reinterpret_cast<void *>(hookAccess);
+  table[kHookSreg] = reinterpret_cast<void *>(hookSreg);
+  table[kHookBarrier] = reinterpret_cast<void *>(hookBarrier);
+  table[kHookShuffle] = reinterpret_cast<void *>(hookShuffle);
+  table[kHookMma] = reinterpret_cast<void *>(hookMma);
+  table[kHookShared] = reinterpret_cast<void *>(hookShared);
+}
+
+CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
+                       const uint32_t block[3],
+                       const std::vector<uint64_t> &params, std::string &text) {
+  Device &dev = device();
+  Launch l;
+  l.module = f.module;
+  l.kernel = f.kernel;
+  l.info = &f.module->kernels[f.kernel];
+  l.name = l.info->name;
+  std::copy(grid, grid + 3, l.grid);
+  std::copy(block, block + 3, l.block);
+  l.threads = block[0] * block[1] * block[2];
+  l.params = params;
+  for (uint64_t &p : l.params)
+    l.paramSlots.push_back(&p);
+  for (size_t i = 0; i < params.size(); ++i) {
+    uintptr_t p = uintptr_t(params[i]);
+    Allocation *a = dev.find(p, 0);
+    auto named = dev.named.find(p);
+    size_t extent = a ? a->bytes - (p - a->base) : 0;
+    std::string name = "parameter " + std::to_string(i);
+    if (named != dev.named.end() && a && named->second.bytes <= extent) {
+      extent = named->second.bytes;
+      name += " '" + named->second.name + "'";
+    }
+    l.extents.push_back(extent);
+    l.allocations.push_back(a);
+    l.paramNames.push_back(name);
+  }
+  l.fibers = l.info->usesSync;
+  l.shared.assign(l.info->sharedBytes, 0xFF);
+  if (dev.options.initcheck)
+    l.sharedWritten.assign(l.info->sharedBytes, 0);
+  if (dev.options.racecheck)
+    l.race.assign(l.info->sharedBytes, RaceCell());
+
+  Launch *saved = g_launch;
+  g_launch = &l;
+  bool ok = true;
+  for (uint32_t z = 0; ok && z < grid[2]; ++z)
+    for (uint32_t y = 0; ok && y < grid[1]; ++y)
+      for (uint32_t x = 0; ok && x < grid[0]; ++x) {
+        l.blockId[0] = x;
+        l.blockId[1] = y;
+        l.blockId[2] = z;
+        l.blockGeneration = ++g_generation;
+        l.epoch = ++g_epoch;
+        if (l.fibers) {
+          ok = runBlockWithFibers(l);
+          continue;
+        }
+        for (uint32_t t = 0; t < l.threads; ++t) {
+          setThreadIds(l, l.plain, t);
+          l.current = &l.plain;
+          l.module->entries[l.kernel](l.paramSlots.data());
+        }
+      }
+  g_launch = saved;
+  if (!l.findings)
+    return CUDA_SUCCESS;
+  if (l.printed > dev.options.maxReports)
+    std::fprintf(stderr, "cuda-sim: %u more findings in kernel '%s' not shown\n",
+                 l.printed - dev.options.maxReports, l.name.c_str());
+  text = "cuda-sim found " + std::to_string(l.findings) +
+         " error(s) in kernel '" + l.name + "'; the first: " + l.first;
+  return l.memFindings ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_ERROR_LAUNCH_FAILED;
+}
+
+} // namespace bwc::rt::sim
