@@ -745,7 +745,7 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
     std::string name = "parameter " + std::to_string(i);
     if (named != dev.named.end() && a && named->second.bytes <= extent) {
       extent = named->second.bytes;
-      name += " '" + named->second.name + "'";
+      name += ", " + named->second.name;
     }
     l.extents.push_back(extent);
     l.allocations.push_back(a);

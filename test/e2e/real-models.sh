@@ -9,6 +9,8 @@
 # BWC_TOLERANCE overrides the relative L2 bound (mixed precision: 1e-2
 # fp16, 3e-2 bf16); BWC_XFAIL lists models expected to fail (each must
 # fail, with its reason in docs/passes/bwc-mixed-precision.md).
+# BWC_RUN_FLAGS adds bwc-run flags (cuda-sim: --device=cuda-sim
+# --sanitize=all); BWC_MODELS limits the run to the models it lists.
 # Usage: real-models.sh BIN_DIR MODELS_DIR [BWC_COMPILE_FLAGS...]
 set -uo pipefail
 bin=$1 models=$2
@@ -25,7 +27,7 @@ while read -r name shape checkflags; do
   if "$bin/bwc-compile" "$models/$name/model.onnx" -o "$tmp/$name.bwc" \
        --input-shape="$shape" "$@" 2> "$tmp/$name.err" &&
      "$bin/bwc-run" "$tmp/$name.bwc" --check "$models/$name" --tolerance="$tol" \
-       $checkflags; then
+       $checkflags ${BWC_RUN_FLAGS:-}; then
     if [[ " ${BWC_XFAIL:-} " == *" $name "* ]]; then
       echo "UNEXPECTED PASS: $name (remove it from BWC_XFAIL)"
       failed=$((failed + 1))
@@ -39,6 +41,11 @@ while read -r name shape checkflags; do
     echo "FAILED: $name"; head -5 "$tmp/$name.err"
     failed=$((failed + 1))
   fi
-done < <(grep -v '^#' "$(dirname "$0")/real-models.txt")
+done < <(grep -v '^#' "$(dirname "$0")/real-models.txt" |
+         while read -r name rest; do
+           if [ -z "${BWC_MODELS:-}" ] || [[ " $BWC_MODELS " == *" $name "* ]]; then
+             echo "$name $rest"
+           fi
+         done)
 echo "$passed passed, $failed failed, $xfailed expected failures"
 [ "$failed" -eq 0 ]

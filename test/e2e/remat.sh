@@ -8,6 +8,8 @@
 # - every real model of ../shared/models (skipped without them) compiled at
 #   the smallest budget bwc-rematerialize reports reachable and checked.
 # Prints one line per model with the figures. About 30 s on 2 cores.
+# BWC_COMPILE_FLAGS / BWC_RUN_FLAGS add flags to every compile / check
+# (cuda-sim: --target=cuda / --device=cuda-sim --sanitize=all).
 # Usage: remat.sh BIN_DIR MODELS_DIR
 set -uo pipefail
 bin=$1 models=$2
@@ -25,7 +27,7 @@ json() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); p
 min_arena() {
   local model=$1; shift
   "$bin/bwc-compile" "$model" -o "$tmp/refused.bwc" --memory-budget=1 "$@" \
-    2> "$tmp/refused.err"
+    ${BWC_COMPILE_FLAGS:-} 2> "$tmp/refused.err"
   local rc=$?
   if [ $rc -ne 1 ] ||
      ! grep -q "memory budget 1 B cannot be met: minimum reachable arena is" \
@@ -44,7 +46,7 @@ check() {
   local name=$1 dir=$2 budget=$3 maxRatio=$4; shift 4
   if ! "$bin/bwc-compile" "$dir/model.onnx" -o "$tmp/$name.bwc" \
        --memory-budget="$budget" --report-json "$tmp/$name.json" "$@" \
-       2> "$tmp/$name.err"; then
+       ${BWC_COMPILE_FLAGS:-} 2> "$tmp/$name.err"; then
     fail "$name does not compile under $budget B"; head -3 "$tmp/$name.err"
     return
   fi
@@ -57,7 +59,7 @@ check() {
   /usr/bin/python3 -c "import sys; sys.exit(float(sys.argv[1]) > float(sys.argv[2]))" \
     "$ratio" "$maxRatio" || fail "$name extra flops ratio $ratio > $maxRatio"
   "$bin/bwc-run" "$tmp/$name.bwc" --check "$dir" --tolerance=1e-4 \
-    "${checkFlags[@]}" > "$tmp/$name.check" 2>&1 ||
+    "${checkFlags[@]}" ${BWC_RUN_FLAGS:-} > "$tmp/$name.check" 2>&1 ||
     { fail "$name --check"; tail -3 "$tmp/$name.check"; }
 }
 
@@ -67,7 +69,8 @@ checkFlags=()
 for name in mlp_train residual_train; do
   dir=$tmp/train/$name
   "$bin/bwc-compile" "$dir/model.onnx" -o "$tmp/free.bwc" \
-    --report-json "$tmp/free.json" || { fail "$name"; continue; }
+    --report-json "$tmp/free.json" ${BWC_COMPILE_FLAGS:-} ||
+    { fail "$name"; continue; }
   arena=$(json "$tmp/free.json" "r['memory']['arena_bytes']")
   check "$name" "$dir" $((arena / 2)) 0.35
   # Half the arena is met by re-running cheap kernels (bwc-fuse puts the

@@ -78,10 +78,60 @@ bool hasNativeLowering(Operation *op) {
              math::CtPopOp>(op);
 }
 
+/// Integer power (ONNX Pow on integers) as branch-free square-and-multiply
+/// over every bit of the exponent; a negative exponent gives what the CPU
+/// target's convert-math-to-funcs gives: 1 for base 1, +-1 for base -1,
+/// otherwise 0.
+struct ExpandIPowI : OpRewritePattern<math::IPowIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::IPowIOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    auto intType = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+    if (!intType || isa<ShapedType>(type))
+      return rewriter.notifyMatchFailure(op, "expects a scalar integer");
+    Location loc = op.getLoc();
+    auto c = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc, type,
+                                       rewriter.getIntegerAttr(type, v));
+    };
+    Value base = op.getLhs(), exp = op.getRhs();
+    Value result = c(1), one = c(1), zero = c(0);
+    Value square = base, bits = exp;
+    for (unsigned i = 0; i < intType.getWidth(); ++i) {
+      Value odd = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(rewriter, loc, bits, one), zero);
+      result = arith::SelectOp::create(
+          rewriter, loc, odd, arith::MulIOp::create(rewriter, loc, result, square),
+          result);
+      square = arith::MulIOp::create(rewriter, loc, square, square);
+      bits = arith::ShRUIOp::create(rewriter, loc, bits, one);
+    }
+    Value negative = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, exp, zero);
+    Value isOne =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, base, one);
+    Value isMinusOne = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, base, c(-1));
+    Value oddExp = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(rewriter, loc, exp, one), zero);
+    Value inverse = arith::SelectOp::create(
+        rewriter, loc, isOne, one,
+        arith::SelectOp::create(
+            rewriter, loc, isMinusOne,
+            arith::SelectOp::create(rewriter, loc, oddExp, c(-1), one), zero));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, negative, inverse, result);
+    return success();
+  }
+};
+
 /// Rewrites transcendental math into arithmetic; every other math op left
 /// must have a native lowering.
 LogicalResult expandMath(gpu::GPUModuleOp gpuModule) {
   RewritePatternSet patterns(gpuModule.getContext());
+  patterns.add<ExpandIPowI>(gpuModule.getContext());
   math::populateExpansionPatterns(
       patterns, {"powf", "fpowi", "sinh", "cosh", "asinh", "acosh", "atanh",
                  "tan", "exp2", "round", "ctlz"});
@@ -144,6 +194,35 @@ std::string kernelAtLine(StringRef ptx, int64_t line) {
       kernel = m[1].str();
   }
   return kernel;
+}
+
+/// Replaces the generated gpu.module @bwc_kernels with the one in `path`.
+LogicalResult replaceGpuModule(ModuleOp module,
+                               const ::bwc::rt::Artifact &artifact,
+                               StringRef path) {
+  std::string error;
+  auto file = openInputFile(path, &error);
+  if (!file)
+    return module.emitError() << "cannot read --gpu-module " << path << ": "
+                              << error;
+  llvm::SourceMgr sources;
+  sources.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> parsed =
+      parseSourceFile<ModuleOp>(sources, module.getContext());
+  if (!parsed)
+    return failure();
+  auto replacement = parsed->lookupSymbol<gpu::GPUModuleOp>("bwc_kernels");
+  if (!replacement)
+    return module.emitError() << "expects a gpu.module @bwc_kernels in "
+                              << path;
+  for (const ::bwc::rt::Kernel &k : artifact.kernels)
+    if (!replacement.lookupSymbol<gpu::GPUFuncOp>(k.name))
+      return module.emitError() << "expects kernel @" << k.name << " in "
+                                << path;
+  module.lookupSymbol<gpu::GPUModuleOp>("bwc_kernels").erase();
+  replacement->remove();
+  module.getBody()->push_back(replacement);
+  return success();
 }
 
 } // namespace
