@@ -220,6 +220,8 @@ CUresult moduleLoadDataEx(CUmodule *module, const void *image, unsigned n,
                           std::to_string(kSimAbiVersion));
   }
   fillHooks(hooks);
+  m->instructions =
+      static_cast<uint64_t *>(dlsym(m->handle, "__bwcsim_instructions"));
   m->kernels = code->kernels;
   m->sites = code->sites;
   for (const SimKernel &k : m->kernels) {
@@ -473,6 +475,8 @@ Allocation *Device::find(uintptr_t p, size_t bytes) {
     return nullptr;
   return &a;
 }
+
+SimStats simStats() { return device().stats; }
 
 bool parseSanitizers(const std::string &list, SimOptions &o,
                      std::string &error) {

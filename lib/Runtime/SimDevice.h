@@ -42,6 +42,8 @@ struct SimModule {
   std::vector<SimKernel> kernels;
   std::vector<SimSite> sites;
   std::vector<Entry> entries;
+  /// The object's instruction counter (`__bwcsim_instructions`).
+  uint64_t *instructions = nullptr;
 };
 
 struct SimFunction {
@@ -60,6 +62,7 @@ struct Device {
   /// released.
   cuda::CUresult stickyError = cuda::CUDA_SUCCESS;
   std::string stickyText;
+  SimStats stats;
 
   /// The allocation holding [p, p + bytes), or null.
   Allocation *find(uintptr_t p, size_t bytes = 1);

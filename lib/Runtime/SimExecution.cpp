@@ -20,6 +20,7 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -125,6 +126,7 @@ struct Launch {
   bool aborted = false;
   // Findings.
   unsigned findings = 0, printed = 0, memFindings = 0;
+  uint64_t accesses = 0;
   std::vector<std::pair<int, int32_t>> reported; // (check, site) seen
   std::string first;
 };
@@ -193,6 +195,7 @@ void setThreadIds(const Launch &l, Thread &t, uint32_t linear) {
 
 void *hookAccess(void *p, int32_t siteId) {
   Launch &l = *g_launch;
+  ++l.accesses;
   const SimOptions &o = device().options;
   if (siteId < 0 || size_t(siteId) >= l.module->sites.size()) {
     report(l, kMem, siteId, "accesses through an unknown site");
@@ -298,17 +301,18 @@ void *hookAccess(void *p, int32_t siteId) {
   uintptr_t base = 0;
   size_t extent = 0;
   Allocation *alloc = nullptr;
-  std::string buffer;
+  static const std::string kAllocation = "its allocation";
+  const std::string *bufferName = &kAllocation;
   if (s.root >= 0) {
     base = uintptr_t(l.params[size_t(s.root)]);
     extent = l.extents[size_t(s.root)];
     alloc = l.allocations[size_t(s.root)];
-    buffer = l.paramNames[size_t(s.root)];
+    bufferName = &l.paramNames[size_t(s.root)];
   } else if ((alloc = device().find(a, s.bytes))) {
     base = alloc->base;
     extent = alloc->bytes;
-    buffer = "its allocation";
   }
+  const std::string &buffer = *bufferName;
   if (!alloc || a < base || a - base > extent ||
       s.bytes > extent - (a - base)) {
     if (o.memcheck) {
@@ -761,6 +765,9 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
   Launch *saved = g_launch;
   g_launch = &l;
   bool ok = true;
+  uint64_t instructionsBefore =
+      f.module->instructions ? *f.module->instructions : 0;
+  auto start = std::chrono::steady_clock::now();
   for (uint32_t z = 0; ok && z < grid[2]; ++z)
     for (uint32_t y = 0; ok && y < grid[1]; ++y)
       for (uint32_t x = 0; ok && x < grid[0]; ++x) {
@@ -780,6 +787,16 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
         }
       }
   g_launch = saved;
+  SimStats &stats = dev.stats;
+  ++stats.launches;
+  stats.blocks += uint64_t(grid[0]) * grid[1] * grid[2];
+  stats.threads += uint64_t(grid[0]) * grid[1] * grid[2] * l.threads;
+  stats.accesses += l.accesses;
+  if (f.module->instructions)
+    stats.instructions += *f.module->instructions - instructionsBefore;
+  stats.seconds += std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
   if (!l.findings)
     return CUDA_SUCCESS;
   if (l.printed > dev.options.maxReports)

@@ -516,5 +516,16 @@ int main(int argc, char **argv) {
     if (!runBenchmark(*exec, o.benchOptions, inputs, error))
       return fail(error);
   }
+  if (o.device == "cuda-sim" && !o.quiet) {
+    sim::SimStats s = sim::simStats();
+    std::printf("cuda-sim run: %llu launches, %llu blocks, %llu threads, %.4g "
+                "instructions, %.4g checked accesses in %.3f s (%.4g "
+                "instructions/s on one core), sanitizers %s\n",
+                (unsigned long long)s.launches, (unsigned long long)s.blocks,
+                (unsigned long long)s.threads, double(s.instructions),
+                double(s.accesses), s.seconds,
+                s.seconds > 0 ? s.instructions / s.seconds : 0.0,
+                sim::describeSanitizers(options.sanitizers).c_str());
+  }
   return rc;
 }

@@ -78,6 +78,19 @@ bool parseSanitizers(const std::string &list, SimOptions &options,
 /// "memcheck,synccheck" (the enabled ones) or "none".
 std::string describeSanitizers(const SimOptions &options);
 
+/// What the emulated device has executed since the process started.
+struct SimStats {
+  uint64_t launches = 0, blocks = 0, threads = 0;
+  /// NVVM-level ops executed, summed over threads (each about one PTX
+  /// instruction; the object counts each basic block's ops as it runs).
+  uint64_t instructions = 0;
+  /// Global and shared loads and stores that went through the access hook.
+  uint64_t accesses = 0;
+  /// Host wall time inside the emulated kernels.
+  double seconds = 0;
+};
+SimStats simStats();
+
 /// Whether this runtime was built with cuda-sim (it needs Boost.Context).
 bool simAvailable();
 

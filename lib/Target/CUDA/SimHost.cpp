@@ -37,6 +37,7 @@ namespace {
 
 constexpr llvm::StringLiteral kHooksName = "__bwcsim_hooks";
 constexpr llvm::StringLiteral kAbiName = "__bwcsim_abi";
+constexpr llvm::StringLiteral kCounterName = "__bwcsim_instructions";
 constexpr llvm::StringLiteral kBodyPrefix = "__bwcsim_body_";
 
 /// "model.onnx:3:7" / "'node' (model.onnx:3:7)" for a diagnostic line.
@@ -280,6 +281,11 @@ LogicalResult HostLowering::lowerKernel(LLVM::LLVMFuncOp f, uint32_t kernel) {
   SmallVector<Operation *> ops;
   SmallVector<LLVM::AddressOfOp> addresses;
   f.walk([&](Operation *op) { ops.push_back(op); });
+  // The emulator's instruction count: each block adds its NVVM-level ops
+  // (about one PTX instruction each, constants included) when it runs.
+  SmallVector<std::pair<Block *, int64_t>> blockSizes;
+  for (Block &block : f.getBody())
+    blockSizes.push_back({&block, int64_t(block.getOperations().size())});
   bool usesSync = false;
   for (Operation *op : ops) {
     Location loc = op->getLoc();
@@ -480,6 +486,18 @@ LogicalResult HostLowering::lowerKernel(LLVM::LLVMFuncOp f, uint32_t kernel) {
     addr.erase();
   }
 
+  for (auto [block, size] : blockSizes) {
+    Location loc = f.getLoc();
+    b.setInsertionPointToStart(block);
+    Value counter = LLVM::AddressOfOp::create(b, loc, ptrType, kCounterName);
+    Value count = LLVM::LoadOp::create(b, loc, b.getI64Type(), counter);
+    Value add = LLVM::AddOp::create(
+        b, loc, count,
+        LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                 b.getI64IntegerAttr(size)));
+    LLVM::StoreOp::create(b, loc, add, counter);
+  }
+
   NamedAttrList info;
   info.append("params", b.getI32IntegerAttr(f.getNumArguments()));
   info.append("shared_bytes", b.getI32IntegerAttr(int32_t(sharedBytes)));
@@ -508,6 +526,9 @@ LogicalResult HostLowering::moveToHost() {
   LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true,
                          LLVM::Linkage::External, kAbiName,
                          b.getI32IntegerAttr(sim::kSimAbiVersion));
+  LLVM::GlobalOp::create(b, loc, b.getI64Type(), /*isConstant=*/false,
+                         LLVM::Linkage::External, kCounterName,
+                         b.getI64IntegerAttr(0));
 
   // x86 keeps bf16 values (phis, selects) in f32 registers and narrows
   // them with __truncsfbf2, which Debian 12's libgcc lacks: the object

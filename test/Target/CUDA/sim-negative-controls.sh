@@ -51,7 +51,7 @@ run() {
     "${inputs[@]}" --output-dir "$tmp/$name.out" > "$tmp/$name.log" 2>&1
   local rc=$?
   if [ -z "$edit" ]; then
-    if [ $rc -eq 0 ] && ! grep -q "cuda-sim:" "$tmp/$name.log"; then
+    if [ $rc -eq 0 ] && ! grep -qE "^cuda-sim: (memcheck|racecheck|synccheck|initcheck):" "$tmp/$name.log"; then
       echo "ok: $name (clean under --sanitize=$sanitizer)"
       passed=$((passed + 1))
     else
