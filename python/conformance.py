@@ -169,6 +169,9 @@ def write_markdown(path, folders, results, expected, passed, total):
                   "|out-ref| <= 1e-7 + 1e-3 |ref|).\n\n")
         out.write(f"**{passed} of {total}** cases made only of the M1.2 "
                   "operators pass.\n\n")
+        out.write("The same suite through the CUDA kernels on cuda-sim "
+                  "(ctest `e2e-conformance-cuda-sim`) is in "
+                  "docs/targets/cuda-sim.md.\n\n")
         out.write("| folder | cases | passed | failed | unsupported |\n"
                   "|---|---|---|---|---|\n")
         for f, n in sorted(folders.items()):
