@@ -477,6 +477,8 @@ Allocation *Device::find(uintptr_t p, size_t bytes) {
 }
 
 SimStats simStats() { return device().stats; }
+std::vector<LaunchProfile> simProfiles() { return device().profiles; }
+void clearSimProfiles() { device().profiles.clear(); }
 
 bool parseSanitizers(const std::string &list, SimOptions &o,
                      std::string &error) {

@@ -63,6 +63,7 @@ struct Device {
   cuda::CUresult stickyError = cuda::CUDA_SUCCESS;
   std::string stickyText;
   SimStats stats;
+  std::vector<LaunchProfile> profiles;
 
   /// The allocation holding [p, p + bytes), or null.
   Allocation *find(uintptr_t p, size_t bytes = 1);

@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sys/mman.h>
+#include <unordered_map>
 #include <unistd.h>
 
 namespace bwc::rt::sim {
@@ -124,6 +125,16 @@ struct Launch {
   std::vector<RaceCell> race;
   uint32_t blockGeneration = 0, epoch = 0;
   bool aborted = false;
+  // Profiling (SimOptions::profile): whether the current block is sampled,
+  // per thread the executions of each site so far (a lane's k-th execution
+  // of a site is its part of the warp's k-th request there), per warp the
+  // lanes and addresses of each pending request.
+  bool profiling = false;
+  LaunchProfile profile;
+  std::vector<std::unordered_map<int32_t, uint32_t>> occurrences;
+  std::vector<std::unordered_map<uint64_t,
+                                 std::vector<std::pair<uint32_t, uintptr_t>>>>
+      requests;
   // Findings.
   unsigned findings = 0, printed = 0, memFindings = 0;
   uint64_t accesses = 0;
@@ -190,6 +201,78 @@ void setThreadIds(const Launch &l, Thread &t, uint32_t linear) {
 
 
 //===----------------------------------------------------------------------===//
+// Profiling: warp-level requests, sectors, shared wavefronts
+//===----------------------------------------------------------------------===//
+
+/// Files a sampled access under its warp's request.
+void recordRequest(Launch &l, int32_t site, uintptr_t a) {
+  const Thread &t = cur();
+  uint32_t n = l.occurrences[t.linear][site]++;
+  uint64_t key = (uint64_t(uint32_t(site)) << 32) | n;
+  l.requests[t.linear / kWarp][key].push_back({t.linear % kWarp, a});
+}
+
+/// Turns warp `w`'s pending requests into counters.
+void foldWarp(Launch &l, size_t w) {
+  LaunchProfile &p = l.profile;
+  std::vector<uint64_t> units;
+  for (auto &[key, lanes] : l.requests[w]) {
+    const SimSite &s = siteOf(l, int32_t(key >> 32));
+    if (s.space == SimSpace::global) {
+      bool store = s.kind == SimSiteKind::store;
+      (store ? p.globalStoreRequests : p.globalLoadRequests) += 1;
+      p.globalRequestBytes += s.bytes;
+      units.clear();
+      for (auto [lane, a] : lanes)
+        for (uint64_t x = a >> 5; x <= (a + s.bytes - 1) >> 5; ++x)
+          units.push_back(x);
+      std::sort(units.begin(), units.end());
+      uint64_t sectors =
+          std::unique(units.begin(), units.end()) - units.begin();
+      (store ? p.globalStoreSectors : p.globalLoadSectors) += sectors;
+      // The distinct bytes the active lanes asked for, and the sectors a
+      // perfectly coalesced request of them would take.
+      units.clear();
+      for (auto [lane, a] : lanes)
+        units.push_back(a);
+      std::sort(units.begin(), units.end());
+      uint64_t distinct = 0, end = 0;
+      for (uint64_t a : units) {
+        uint64_t from = std::max<uint64_t>(a, end);
+        if (a + s.bytes > from)
+          distinct += a + s.bytes - from;
+        end = std::max<uint64_t>(end, a + s.bytes);
+      }
+      p.usefulBytes += distinct;
+      p.idealSectors += (distinct + 31) / 32;
+      continue;
+    }
+    // Shared: 4-, 8- and 16-byte accesses are served in 1, 2 and 4 phases
+    // of 32, 16 and 8 lanes; a phase takes as many wavefronts as the most
+    // distinct 4-byte words one of the 32 banks must deliver.
+    ++p.sharedRequests;
+    uint32_t lanesPerPhase = s.bytes >= 16 ? 8 : s.bytes >= 8 ? 16 : 32;
+    for (uint32_t phase = 0; phase * lanesPerPhase < kWarp; ++phase) {
+      units.clear();
+      for (auto [lane, a] : lanes)
+        if (lane / lanesPerPhase == phase)
+          for (uint64_t word = a >> 2; word <= (a + s.bytes - 1) >> 2; ++word)
+            units.push_back(word);
+      if (units.empty())
+        continue;
+      std::sort(units.begin(), units.end());
+      units.erase(std::unique(units.begin(), units.end()), units.end());
+      uint32_t perBank[32] = {0}, most = 0;
+      for (uint64_t word : units)
+        most = std::max(most, ++perBank[word % 32]);
+      p.sharedWavefronts += most;
+      p.sharedIdealWavefronts += 1;
+    }
+  }
+  l.requests[w].clear();
+}
+
+//===----------------------------------------------------------------------===//
 // The access hook: memcheck, initcheck, racecheck
 //===----------------------------------------------------------------------===//
 
@@ -202,7 +285,7 @@ void *hookAccess(void *p, int32_t siteId) {
     return g_scratch;
   }
   const SimSite &s = siteOf(l, siteId);
-  if (!o.memcheck && !o.initcheck && !o.racecheck)
+  if (!o.memcheck && !o.initcheck && !o.racecheck && !l.profiling)
     return p;
   bool store = s.kind == SimSiteKind::store;
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
@@ -294,6 +377,8 @@ void *hookAccess(void *p, int32_t siteId) {
         }
       }
     }
+    if (l.profiling)
+      recordRequest(l, siteId, a);
     return p;
   }
 
@@ -347,6 +432,8 @@ void *hookAccess(void *p, int32_t siteId) {
                std::to_string(s.align));
     return g_scratch;
   }
+  if (l.profiling)
+    recordRequest(l, siteId, a);
   if (o.initcheck && !alloc->written.empty()) {
     uint8_t *shadow = alloc->written.data() + (a - alloc->base);
     if (store) {
@@ -691,6 +778,8 @@ bool runBlockWithFibers(Launch &l) {
         if (t.state == State::barrier)
           t.state = State::ready;
       l.epoch = ++g_epoch;
+      if (l.profiling)
+        ++l.profile.barriers;
       exitedInInterval = 0;
       continue;
     }
@@ -762,6 +851,16 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
   if (dev.options.racecheck)
     l.race.assign(l.info->sharedBytes, RaceCell());
 
+  uint64_t totalBlocks = uint64_t(grid[0]) * grid[1] * grid[2];
+  uint64_t sampleStride = 0;
+  if (dev.options.profile) {
+    uint64_t budget = std::max(1u, dev.options.profileBlocks);
+    sampleStride = (totalBlocks + budget - 1) / budget;
+    l.profile.kernel = l.name;
+    l.profile.blocks = totalBlocks;
+    l.occurrences.resize(l.threads);
+    l.requests.resize((l.threads + kWarp - 1) / kWarp);
+  }
   Launch *saved = g_launch;
   g_launch = &l;
   bool ok = true;
@@ -776,24 +875,43 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
         l.blockId[2] = z;
         l.blockGeneration = ++g_generation;
         l.epoch = ++g_epoch;
+        uint64_t linearBlock = x + uint64_t(grid[0]) * (y + uint64_t(grid[1]) * z);
+        l.profiling = sampleStride && linearBlock % sampleStride == 0;
+        if (l.profiling) {
+          ++l.profile.sampledBlocks;
+          for (auto &m : l.occurrences)
+            m.clear();
+        }
         if (l.fibers) {
           ok = runBlockWithFibers(l);
+          if (l.profiling)
+            for (size_t w = 0; w < l.requests.size(); ++w)
+              foldWarp(l, w);
           continue;
         }
         for (uint32_t t = 0; t < l.threads; ++t) {
           setThreadIds(l, l.plain, t);
           l.current = &l.plain;
           l.module->entries[l.kernel](l.paramSlots.data());
+          if (l.profiling && (t % kWarp == kWarp - 1 || t + 1 == l.threads))
+            foldWarp(l, t / kWarp);
         }
       }
+  l.profiling = false;
   g_launch = saved;
   SimStats &stats = dev.stats;
   ++stats.launches;
   stats.blocks += uint64_t(grid[0]) * grid[1] * grid[2];
   stats.threads += uint64_t(grid[0]) * grid[1] * grid[2] * l.threads;
   stats.accesses += l.accesses;
-  if (f.module->instructions)
-    stats.instructions += *f.module->instructions - instructionsBefore;
+  uint64_t instructions =
+      f.module->instructions ? *f.module->instructions - instructionsBefore
+                             : 0;
+  stats.instructions += instructions;
+  if (dev.options.profile) {
+    l.profile.warpInstructions = double(instructions) / kWarp;
+    dev.profiles.push_back(l.profile);
+  }
   stats.seconds += std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();

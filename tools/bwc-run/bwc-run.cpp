@@ -17,6 +17,7 @@
 
 #include "bwc/Runtime/BenchReport.h"
 #include "bwc/Runtime/Executor.h"
+#include "bwc/Runtime/SimProfileReport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,7 +41,7 @@ struct Options {
   /// reference's own rounding dominates relative L2.
   double absTolerance = 0;
   int bench = 0;
-  bool quiet = false, cudaGraph = false;
+  bool quiet = false, cudaGraph = false, profile = false;
   /// --device: cuda (a GPU) or cuda-sim (the kernels emulated on the CPU).
   std::string device = "cuda";
   /// --sanitize, for cuda-sim (default memcheck,synccheck).
@@ -130,12 +131,14 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       o.benchOptions.measurePeak = true;
     } else if (arg == "--cuda-graph") {
       o.cudaGraph = true;
+    } else if (arg == "--profile") {
+      o.profile = true;
     } else if (arg == "--help" || arg == "-h") {
       return error = "usage: bwc-run OUT.bwc [--input NAME=FILE.pb]... "
                      "[--output-dir D] [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A] "
                      "[--bench N] [--measure-peak] [--peak-copy-bytes B] "
                      "[--peak-gbps G] [--peak-gflops F] [--cuda-graph] "
-                     "[--device cuda|cuda-sim] "
+                     "[--device cuda|cuda-sim] [--profile] "
                      "[--sanitize memcheck,racecheck,synccheck,initcheck|all|none] "
                      "[--json FILE] [--quiet]",
              false;
@@ -151,6 +154,12 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
     return error = "no artifact given (usage: bwc-run OUT.bwc ...)", false;
   if (!o.sanitize.empty() && o.device != "cuda-sim")
     return error = "--sanitize needs --device=cuda-sim", false;
+  if (o.profile && o.device != "cuda-sim")
+    return error = "--profile needs --device=cuda-sim (counters come from "
+                   "the emulator; a GPU's come from Nsight Compute)",
+           false;
+  if (o.profile && o.bench)
+    return error = "--profile and --bench are separate runs: give one", false;
   return true;
 }
 
@@ -489,6 +498,7 @@ int main(int argc, char **argv) {
   if (!o.sanitize.empty() &&
       !sim::parseSanitizers(o.sanitize, options.sanitizers, error))
     return fail("--sanitize: " + error);
+  options.sanitizers.profile = o.profile;
   std::unique_ptr<Executor> exec =
       createExecutor(std::move(artifact), options, error);
   if (!exec)
@@ -514,6 +524,15 @@ int main(int argc, char **argv) {
     }
     o.benchOptions.runs = o.bench;
     if (!runBenchmark(*exec, o.benchOptions, inputs, error))
+      return fail(error);
+  }
+  if (o.profile) {
+    // The last run's launches (--check runs every data set).
+    std::vector<sim::LaunchProfile> all = sim::simProfiles();
+    size_t n = a.launches.size();
+    std::vector<sim::LaunchProfile> last(
+        all.end() - std::min(all.size(), n), all.end());
+    if (!reportSimProfile(a, last, o.benchOptions.jsonFile, error))
       return fail(error);
   }
   if (o.device == "cuda-sim" && !o.quiet) {

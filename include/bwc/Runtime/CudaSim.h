@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace bwc::rt::sim {
 
@@ -69,7 +70,76 @@ struct SimOptions {
        initcheck = false;
   /// Findings printed per launch; the rest are counted.
   unsigned maxReports = 10;
+  /// Memory counters per launch (bwc-run --profile): exact for the blocks
+  /// they sample, at most `profileBlocks` per launch, evenly spaced.
+  bool profile = false;
+  unsigned profileBlocks = 64;
 };
+
+/// Nsight-Compute-style memory counters of one launch, over its sampled
+/// blocks. A warp-level request is one dynamic execution of a load or
+/// store by the lanes of a warp: the k-th execution of a site by each lane
+/// (lanes that execute a site fewer times are inactive in the later
+/// requests).
+struct LaunchProfile {
+  std::string kernel;
+  uint64_t blocks = 0, sampledBlocks = 0;
+  uint64_t globalLoadRequests = 0, globalStoreRequests = 0;
+  /// Distinct 32-byte sectors per request, summed.
+  uint64_t globalLoadSectors = 0, globalStoreSectors = 0;
+  /// Per request, the sectors a perfectly coalesced request of the same
+  /// distinct bytes would take (ceil(distinct bytes / 32)), summed.
+  uint64_t idealSectors = 0;
+  /// Per request, the distinct bytes its active lanes access, summed.
+  uint64_t usefulBytes = 0;
+  /// Bytes each lane accesses per request (the access width), summed over
+  /// global requests.
+  uint64_t globalRequestBytes = 0;
+  uint64_t sharedRequests = 0;
+  /// Shared-memory wavefronts (32 banks x 4 bytes; 8- and 16-byte accesses
+  /// in 2 and 4 phases of 16 and 8 lanes): per phase, the most distinct
+  /// 4-byte words any bank serves; and the conflict-free minimum, one per
+  /// phase with an active lane.
+  uint64_t sharedWavefronts = 0, sharedIdealWavefronts = 0;
+  /// Barriers completed by the sampled blocks.
+  uint64_t barriers = 0;
+  /// NVVM-level ops of the whole launch over all threads, / 32.
+  double warpInstructions = 0;
+
+  uint64_t globalRequests() const {
+    return globalLoadRequests + globalStoreRequests;
+  }
+  uint64_t globalSectors() const {
+    return globalLoadSectors + globalStoreSectors;
+  }
+  /// ideal / actual sectors (1 when there is no global access): how far
+  /// requests are from coalesced, counting whole sectors.
+  double sectorEfficiency() const {
+    return globalSectors() ? double(idealSectors) / double(globalSectors())
+                           : 1.0;
+  }
+  /// useful bytes / (32 x sectors): also counting a sector's unused bytes
+  /// (a broadcast scalar: 4 of 32), the static access model's measure.
+  double byteEfficiency() const {
+    return globalSectors() ? double(usefulBytes) / (32.0 * globalSectors())
+                           : 1.0;
+  }
+  /// wavefronts / conflict-free wavefronts (1 without shared accesses).
+  double sharedConflictWays() const {
+    return sharedIdealWavefronts
+               ? double(sharedWavefronts) / double(sharedIdealWavefronts)
+               : 1.0;
+  }
+  double bytesPerRequest() const {
+    return globalRequests() ? double(globalRequestBytes) / globalRequests()
+                            : 0.0;
+  }
+};
+
+/// The profiles of the launches since the last clear, in launch order
+/// (empty unless SimOptions::profile).
+std::vector<LaunchProfile> simProfiles();
+void clearSimProfiles();
 
 /// "memcheck,synccheck", "all" or "none" into `options`; false with an
 /// error naming an unknown sanitizer.

@@ -12,6 +12,7 @@
 #include "bwc/Target/CUDA/CudaTarget.h"
 
 #include "bwc/Target/CPU/SharedObject.h"
+#include "bwc/Target/CUDA/Passes.h"
 #include "bwc/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -405,6 +406,12 @@ LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
   if (!options.gpuModuleFile.empty() &&
       failed(replaceGpuModule(module, artifact, options.gpuModuleFile)))
     return failure();
+  {
+    PassManager vectorize(&ctx);
+    vectorize.addPass(createVectorizeGpuLoadsPass());
+    if (failed(vectorize.run(module)))
+      return failure();
+  }
   if (gpuModule) {
     llvm::raw_string_ostream os(*gpuModule);
     module.print(os);

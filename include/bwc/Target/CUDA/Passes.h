@@ -2,7 +2,9 @@
 #ifndef BWC_TARGET_CUDA_PASSES_H
 #define BWC_TARGET_CUDA_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -5,6 +5,29 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def VectorizeGpuLoadsPass : Pass<"bwc-vectorize-gpu-loads", "::mlir::ModuleOp"> {
+  let summary = "Merge consecutive scalar loads of a kernel buffer into "
+                "vector loads";
+  let description = [{
+    In every gpu.func, scalar `memref.load`s of one 1-D kernel buffer in
+    one block, at `base + c` for consecutive constants c, with no op that
+    may write memory between them, become one `vector.load` (up to 16
+    bytes) and `vector.extract`s, when the address is provably aligned to
+    the vector's size: `base` a known multiple of the width (products with
+    constants) and the buffer argument's `llvm.align` at least the vector's
+    bytes. LLVM's NVPTX back end would merge them into the same
+    `ld.global.v4` (its load/store vectorizer); doing it in the gpu.module
+    makes cuda-sim, which starts from the NVVM-level IR, issue and count
+    the accesses as the GPU does.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // cuda-sim
 //===----------------------------------------------------------------------===//
 

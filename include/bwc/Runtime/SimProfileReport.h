@@ -1,0 +1,42 @@
+//===- SimProfileReport.h - cuda-sim's per-kernel counter table -*- C++ -*-===//
+//
+// bwc-run --device=cuda-sim --profile: the memory counters of each launch
+// (CudaSim.h, LaunchProfile) as a table and as JSON, with a time estimate
+// that says what it is. docs/targets/cuda-sim.md, "Counters".
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_RUNTIME_SIMPROFILEREPORT_H
+#define BWC_RUNTIME_SIMPROFILEREPORT_H
+
+#include "bwc/Runtime/Artifact.h"
+#include "bwc/Runtime/CudaSim.h"
+
+#include <string>
+#include <vector>
+
+namespace bwc::rt {
+
+/// The H200 figures the estimate uses: the device-to-device copy measured
+/// on the lent H200 (2026-11-29, ../shared/DESIGN.md), and the peaks from
+/// NVIDIA's specification (not measured): FP32 132 SMs x 128 lanes x 2 x
+/// 1.98 GHz, dense f16/bf16 tensor cores 989.4 TFLOP/s.
+constexpr double kH200CopyGBps = 4282.0;
+constexpr double kH200Fp32GFlops = 66908.0;
+constexpr double kH200TensorGFlops = 989400.0;
+
+/// Estimated microseconds of `kernel` on an H200: max(DRAM bytes / copy
+/// bandwidth, flops / peak), DRAM bytes = the cost model's bytes / the
+/// measured sector efficiency; the tensor-core peak where the kernel's
+/// configuration has mma=1. An estimate, never a measurement.
+double estimateH200Us(const Kernel &kernel, const sim::LaunchProfile &p);
+
+/// Prints the table of the artifact's launches (`profiles`, one per launch
+/// in order) on stdout and, with `jsonFile`, writes them as JSON; false
+/// with `error` when the file cannot be written.
+bool reportSimProfile(const Artifact &artifact,
+                      const std::vector<sim::LaunchProfile> &profiles,
+                      const std::string &jsonFile, std::string &error);
+
+} // namespace bwc::rt
+
+#endif // BWC_RUNTIME_SIMPROFILEREPORT_H

@@ -1,0 +1,161 @@
+//===- VectorizeLoads.cpp - Consecutive scalar loads as one vector load ---===//
+//
+// bwc-vectorize-gpu-loads: the elemental emitter asks for each element of
+// an input on its own, so a `loop` kernel with vector 4 loads x[4t],
+// x[4t+1], x[4t+2], x[4t+3] as four scalar loads. LLVM's NVPTX back end
+// merges them into one ld.global.v4 (its load/store vectorizer); doing it
+// here, in the gpu.module, makes the kernel say so itself, which cuda-sim
+// (whose host code starts from the NVVM-level IR, before that vectorizer)
+// then counts as the GPU executes it: one 16-byte request, not four.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Target/CUDA/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <numeric>
+
+namespace mlir::bwc {
+#define GEN_PASS_DEF_VECTORIZEGPULOADSPASS
+#include "bwc/Target/CUDA/Passes.h.inc"
+} // namespace mlir::bwc
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+namespace {
+
+/// The largest power of two `v` is known to be a multiple of (muli by a
+/// constant, constants, sums of multiples), capped at 64.
+int64_t knownMultiple(Value v, int depth = 0) {
+  if (depth > 8)
+    return 1;
+  if (auto c = getConstantIntValue(v))
+    return *c == 0 ? 64 : std::min<int64_t>(64, *c & -*c);
+  Operation *op = v.getDefiningOp();
+  if (auto mul = dyn_cast_or_null<arith::MulIOp>(op))
+    return std::min<int64_t>(64, knownMultiple(mul.getLhs(), depth + 1) *
+                                     knownMultiple(mul.getRhs(), depth + 1));
+  if (auto add = dyn_cast_or_null<arith::AddIOp>(op))
+    return std::min(knownMultiple(add.getLhs(), depth + 1),
+                    knownMultiple(add.getRhs(), depth + 1));
+  return 1;
+}
+
+/// index = base + offset with a constant offset.
+std::pair<Value, int64_t> splitOffset(Value index) {
+  if (auto add = index.getDefiningOp<arith::AddIOp>()) {
+    if (auto c = getConstantIntValue(add.getRhs()))
+      return {add.getLhs(), *c};
+    if (auto c = getConstantIntValue(add.getLhs()))
+      return {add.getRhs(), *c};
+  }
+  return {index, 0};
+}
+
+/// The guaranteed alignment of a kernel buffer argument (`llvm.align`).
+int64_t argumentAlignment(Value memref) {
+  auto arg = dyn_cast<BlockArgument>(memref);
+  auto func = arg ? dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp())
+                  : gpu::GPUFuncOp();
+  if (!func || !arg.getOwner()->isEntryBlock() ||
+      arg.getArgNumber() >= func.getNumArguments())
+    return 1;
+  auto align = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                  "llvm.align");
+  return align ? align.getInt() : 1;
+}
+
+struct Candidate {
+  memref::LoadOp load;
+  int64_t offset;
+};
+
+void vectorizeBlock(Block &block) {
+  // Loads are grouped by buffer, base index and the stretch between two
+  // ops that may write memory (a store, a barrier, a region): a group's
+  // loads read one snapshot, so one vector load may replace them.
+  llvm::MapVector<std::tuple<Value, Value, int>, SmallVector<Candidate>>
+      groups;
+  int stretch = 0;
+  for (Operation &op : block) {
+    if (auto load = dyn_cast<memref::LoadOp>(&op)) {
+      MemRefType type = load.getMemRefType();
+      Type elt = type.getElementType();
+      if (type.getRank() == 1 && !type.getMemorySpace() &&
+          elt.isIntOrFloat() && elt.getIntOrFloatBitWidth() >= 8) {
+        auto [base, offset] = splitOffset(load.getIndices()[0]);
+        groups[{load.getMemRef(), base, stretch}].push_back({load, offset});
+      }
+      continue;
+    }
+    if (!isMemoryEffectFree(&op))
+      ++stretch;
+  }
+  for (auto &[key, loads] : groups) {
+    Value memref = std::get<0>(key), base = std::get<1>(key);
+    Type elt = cast<MemRefType>(memref.getType()).getElementType();
+    int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
+    llvm::DenseMap<int64_t, memref::LoadOp> at;
+    for (Candidate &c : loads)
+      at.try_emplace(c.offset, c.load);
+    int64_t baseMultiple = knownMultiple(base);
+    for (int64_t width = 16 / bytes; width >= 2; width /= 2) {
+      if (baseMultiple % width || argumentAlignment(memref) < width * bytes)
+        continue;
+      for (Candidate &c : loads) {
+        int64_t start = c.offset - ((c.offset % width) + width) % width;
+        SmallVector<memref::LoadOp> chunk;
+        for (int64_t i = 0; i < width; ++i) {
+          auto it = at.find(start + i);
+          if (it == at.end() || !it->second)
+            break;
+          chunk.push_back(it->second);
+        }
+        if (int64_t(chunk.size()) != width)
+          continue;
+        memref::LoadOp first = chunk[0];
+        for (memref::LoadOp l : chunk)
+          if (l->isBeforeInBlock(first))
+            first = l;
+        OpBuilder b(first);
+        Location loc = first.getLoc();
+        Value index = base;
+        if (start)
+          index = arith::AddIOp::create(
+              b, loc, base, arith::ConstantIndexOp::create(b, loc, start));
+        auto vector = vector::LoadOp::create(
+            b, loc, VectorType::get({width}, elt), memref, ValueRange{index});
+        vector->setAttr("alignment", b.getI64IntegerAttr(width * bytes));
+        // Extract first: the builder inserts before `first`, which goes.
+        SmallVector<Value> elements;
+        for (int64_t i = 0; i < width; ++i)
+          elements.push_back(vector::ExtractOp::create(b, loc, vector, i));
+        for (int64_t i = 0; i < width; ++i) {
+          chunk[i].getResult().replaceAllUsesWith(elements[i]);
+          chunk[i].erase();
+          at[start + i] = memref::LoadOp();
+        }
+      }
+    }
+  }
+}
+
+struct VectorizeGpuLoadsPass
+    : mlir::bwc::impl::VectorizeGpuLoadsPassBase<VectorizeGpuLoadsPass> {
+  void runOnOperation() override {
+    SmallVector<Block *> blocks;
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      func.walk([&](Block *block) { blocks.push_back(block); });
+    });
+    for (Block *block : blocks)
+      vectorizeBlock(*block);
+  }
+};
+
+} // namespace

@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""cuda-sim's memory counters for the real models, beside the static
+access model's coalescing estimate, kernel by kernel.
+
+For each model of test/e2e/real-models.txt: bwc-compile --target=cuda
+--report-json (the access model's `coalescing` per kernel), then bwc-run
+--device=cuda-sim --profile --json on its test case (the counters, exact for
+the sampled blocks). Prints per model the bytes-weighted sector
+efficiency, the worst shared-memory conflict ways, the average bytes per
+request of the contiguous kernels, and how many kernels the access model
+gets within 0.05 of the counters' sector efficiency; with --kernels, every
+kernel. The access model unions a warp's sectors over the steps it traces
+(its L1 assumption) while the counters count each request's sectors, so the
+two measure different things where a warp re-reads sectors
+(docs/targets/cuda-sim.md, "Counters").
+
+Usage: sim_counters.py BIN_DIR MODELS_DIR [--kernels] [-- COMPILE_FLAGS...]
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    args = sys.argv[1:]
+    extra = []
+    if "--" in args:
+        extra = args[args.index("--") + 1:]
+        args = args[:args.index("--")]
+    show = "--kernels" in args
+    args = [a for a in args if a != "--kernels"]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    bindir, models = args
+    lines = [l.split() for l in open(os.path.join(
+        HERE, "..", "test", "e2e", "real-models.txt")) if l.strip()
+        and not l.startswith("#")]
+    env = dict(os.environ, BWC_PTXAS="none")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, shape, *checkflags in lines:
+            art = os.path.join(tmp, name + ".bwc")
+            rep = os.path.join(tmp, name + ".report.json")
+            prof = os.path.join(tmp, name + ".profile.json")
+            subprocess.run([os.path.join(bindir, "bwc-compile"),
+                            os.path.join(models, name, "model.onnx"),
+                            "--input-shape=" + shape, "--target=cuda", "-o",
+                            art, "--report-json=" + rep] + extra, check=True,
+                           env=env, capture_output=True)
+            subprocess.run([os.path.join(bindir, "bwc-run"), art,
+                            "--device=cuda-sim", "--profile", "--check",
+                            os.path.join(models, name), "--tolerance=1",
+                            "--json", prof], check=True, capture_output=True)
+            # The report lists the kernels in launch order, as the profile.
+            model = json.load(open(rep))["kernels"]
+            p = json.load(open(prof))
+            within = total = 0
+            ways = 1.0
+            bpr_bytes = bpr_req = 0
+            for i, k in enumerate(p["kernels"]):
+                c = k["counters"]
+                m = model[i] if i < len(model) else {}
+                est = m.get("coalescing") if m.get("ops") == k["ops"] else None
+                if c["shared_requests"]:
+                    ways = max(ways, c["shared_conflict_ways"])
+                if c["sector_efficiency"] >= 0.9:
+                    req = c["global_load_requests"] + c["global_store_requests"]
+                    bpr_bytes += c["bytes_per_request"] * req
+                    bpr_req += req
+                if est is not None:
+                    total += 1
+                    within += abs(est - c["byte_efficiency"]) <= 0.05
+                if show:
+                    print(f"  {k['name'][:44]:44s} eff {c['sector_efficiency']:.3f}"
+                          f" bytes {c['byte_efficiency']:.3f}"
+                          f" model {est if est is None else round(est, 3)}"
+                          f" ways {c['shared_conflict_ways']:.2f}"
+                          f" B/req {c['bytes_per_request']:.1f}"
+                          f" est {k['estimate_us']:.2f} us")
+            print(f"{name}: bytes-weighted sector efficiency "
+                  f"{p['bytes_weighted_sector_efficiency']:.3f}, worst "
+                  f"conflict ways {ways:.2f}, bytes/request of contiguous "
+                  f"kernels {bpr_bytes / max(bpr_req, 1):.2f}, access model "
+                  f"within 0.05 on {within} of {total} kernels, estimate "
+                  f"{sum(k['estimate_us'] for k in p['kernels']):.1f} us")
+
+
+if __name__ == "__main__":
+    main()
