@@ -14,7 +14,11 @@ kernel. The access model unions a warp's sectors over the steps it traces
 two measure different things where a warp re-reads sectors
 (docs/targets/cuda-sim.md, "Counters").
 
-Usage: sim_counters.py BIN_DIR MODELS_DIR [--kernels] [-- COMPILE_FLAGS...]
+With --max-ways W the run fails (exit 1) when a kernel that uses shared
+memory has more than W conflict ways (the M2.2 bound is 1.10).
+
+Usage: sim_counters.py BIN_DIR MODELS_DIR [--kernels] [--max-ways W]
+                       [-- COMPILE_FLAGS...]
 """
 import json
 import os
@@ -33,9 +37,19 @@ def main():
         args = args[:args.index("--")]
     show = "--kernels" in args
     args = [a for a in args if a != "--kernels"]
+    max_ways = None
+    if "--max-ways" in args:
+        i = args.index("--max-ways")
+        max_ways = float(args[i + 1])
+        del args[i:i + 2]
+    over = []
     if len(args) != 2:
         sys.exit(__doc__)
     bindir, models = args
+    if not os.path.isdir(os.path.join(models, "ppocr_cls")):
+        print(f"SKIPPED: {models} not found (../shared/models is for CI and "
+              "developer machines)")
+        return 77
     lines = [l.split() for l in open(os.path.join(
         HERE, "..", "test", "e2e", "real-models.txt")) if l.strip()
         and not l.startswith("#")]
@@ -66,6 +80,9 @@ def main():
                 est = m.get("coalescing") if m.get("ops") == k["ops"] else None
                 if c["shared_requests"]:
                     ways = max(ways, c["shared_conflict_ways"])
+                    if max_ways is not None and c["shared_conflict_ways"] > max_ways:
+                        over.append(f"{name} {k['name']}: "
+                                    f"{c['shared_conflict_ways']:.2f} ways")
                 if c["sector_efficiency"] >= 0.9:
                     req = c["global_load_requests"] + c["global_store_requests"]
                     bpr_bytes += c["bytes_per_request"] * req
@@ -86,7 +103,13 @@ def main():
                   f"kernels {bpr_bytes / max(bpr_req, 1):.2f}, access model "
                   f"within 0.05 on {within} of {total} kernels, estimate "
                   f"{sum(k['estimate_us'] for k in p['kernels']):.1f} us")
+    for o in over:
+        print(f"FAILED: {o} (more than {max_ways})")
+    if max_ways is not None:
+        print(f"{len(lines) - len({o.split()[0] for o in over})} passed, "
+              f"{len({o.split()[0] for o in over})} failed")
+    return 1 if over else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -238,9 +238,10 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                                        {"mma", i64(mma)},
                                        {"elements_per_thread",
                                         i64(tm * tn / 256)}}),
-                     // The f32 tiling stages f32 whatever the operands.
+                     // The f32 tiling stages f32 whatever the operands;
+                     // its A tile rows are padded to tm + 2.
                      mma ? (tm + tn) * 24 * 2 + tm * (tn + 1) * 4
-                         : (tm + tn) * tk * 4,
+                         : (tm + 2 + tn) * tk * 4,
                      /*preferOnTie=*/mma == 1 || !sixteen});
   }
   return out;

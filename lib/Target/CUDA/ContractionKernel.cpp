@@ -47,7 +47,7 @@ constexpr int64_t kTileMN = 64, kTileK = 16, kPer = 4, kSide = 16;
 // mma: 8 warps as 4 (rows of 16) x 2 (columns of 32), m16n8k16 steps,
 // 16-bit tiles padded to 24 elements per row, the f32 result tile to 65.
 constexpr int64_t kWarpRows = 4, kMmaM = 16, kMmaN = 8, kNTilesPerWarp = 4,
-                  kPadK = 24, kPadC = kTileMN + 1;
+                  kPadK = 24, kPadC = kTileMN + 1, kPadA = kTileMN + 2;
 
 Value idx(OpBuilder &b, Location loc, int64_t v) {
   return indexConstant(b, loc, v);
@@ -113,7 +113,14 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
       mma ? ArrayRef<int64_t>{kTileMN, kPadK} : ArrayRef<int64_t>{kTileK,
                                                                   kTileMN},
       stageType, MemRefLayoutAttrInterface(), space);
-  Value as = k.func.addWorkgroupAttribution(tileType, loc);
+  // f32: A is stored transposed ([k][m]) by lanes walking k, so rows of 64
+  // put a warp's 32 stores in 2 banks (16-way conflicts, found by
+  // cuda-sim's counters); rows of 66 (2 mod 32) put them in 32.
+  auto aTileType =
+      mma ? tileType
+          : MemRefType::get({kTileK, kPadA}, f32, MemRefLayoutAttrInterface(),
+                            space);
+  Value as = k.func.addWorkgroupAttribution(aTileType, loc);
   Value bs = k.func.addWorkgroupAttribution(tileType, loc);
   Value cs;
   if (mma)

@@ -115,7 +115,7 @@
 // accumulators (4x4 per thread), multiply then add as the elemental
 // emitter does, guarded stores.
 // GPU-LABEL: gpu.func @main_k2_matmul_bwc
-// GPU-SAME: workgroup(%[[AS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// GPU-SAME: workgroup(%[[AS:.*]] : memref<16x66xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: emitter = "contraction_tiled"
 // GPU: scf.for
 // GPU: scf.for %{{.*}} = %c0{{.*}} to %c48{{.*}} step %c16
