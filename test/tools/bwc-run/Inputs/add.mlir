@@ -1,0 +1,5 @@
+// x + y on 2x3 f32, for the bwc-run tests that compile a program.
+func.func @main(%x: tensor<2x3xf32> {bwc.name = "x"}, %y: tensor<2x3xf32> {bwc.name = "y"}) -> tensor<2x3xf32> {
+  %s = bwc.binary add %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %s : tensor<2x3xf32>
+}
