@@ -51,6 +51,29 @@ struct ColumnShapes {
 
 } // namespace
 
+bool mlir::bwc::onlineSoftmaxReductions(func::FuncOp kernel) {
+  SmallVector<ReduceOp, 4> reduces = plainReductions(kernel);
+  if (reduces.size() != 2 || reduces[0].getKind() != ReduceKind::max ||
+      reduces[1].getKind() != ReduceKind::sum ||
+      reduces[0].getAxes() != reduces[1].getAxes())
+    return false;
+  Value x = reduces[0].getInput();
+  auto isF32 = [](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType().isF32();
+  };
+  auto exp = reduces[1].getInput().getDefiningOp<UnaryOp>();
+  auto sub = exp ? exp.getInput().getDefiningOp<BinaryOp>() : BinaryOp();
+  if (!exp || exp.getFn() != UnaryFn::exp || !sub ||
+      sub.getFn() != BinaryFn::sub || sub.getLhs() != x)
+    return false;
+  Value max = sub.getRhs();
+  if (auto b = max.getDefiningOp<BroadcastOp>())
+    max = b.getInput();
+  return max == reduces[0].getResult() && isF32(x) &&
+         isF32(reduces[0].getResult()) && isF32(reduces[1].getResult()) &&
+         isF32(exp.getResult());
+}
+
 SmallVector<ReduceOp, 4> mlir::bwc::plainReductions(func::FuncOp kernel) {
   SmallVector<ReduceOp, 4> reduces;
   bool other = false;
@@ -177,7 +200,7 @@ ColumnReductionLaunch mlir::bwc::columnReductionLaunch(func::FuncOp kernel,
   // the sum is unchanged).
   l.unroll = std::min<int64_t>(
       8, int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(l.perThread, 1)))));
-  l.passes = reduces.size();
+  l.passes = reduces.size() - (onlineSoftmaxReductions(kernel) ? 1 : 0);
   if (llvm::any_of(kernel.getResultTypes(), [&](Type t) {
         return cast<ShapedType>(t).getShape() == inType.getShape();
       }))

@@ -141,7 +141,9 @@ SmallVector<TileCandidate> launchVariants(func::FuncOp kernel,
         });
         fields.push_back({"cache_column", i64(0)});
         fields.push_back({"unroll", i64(8)});
-        fields.push_back({"passes", i64(count + whole)});
+        fields.push_back(
+            {"passes",
+             i64(count - (onlineSoftmaxReductions(kernel) ? 1 : 0) + whole)});
       }
       out.push_back({withFields(chosen, fields), block * 4 * count});
     }

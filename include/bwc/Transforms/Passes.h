@@ -52,13 +52,21 @@ int64_t rowReductionVector(func::FuncOp kernel, int64_t row,
 /// bwc-tile, CUDA driver; lib/Transforms/ColumnReductionFit.cpp).
 bool fitsColumnReduction(func::FuncOp kernel);
 
+/// Whether a column reduction's two reductions are softmax's statistics on
+/// f32: max(X) then sum(exp(X - max)) over the same axes, the max read
+/// directly or broadcast. The CUDA driver then computes both in one walk
+/// (online: the sum rescaled whenever the max grows), so the kernel reads X
+/// twice (statistics, epilogue) instead of three times.
+bool onlineSoftmaxReductions(func::FuncOp kernel);
+
 /// The launch of a `column_reduction` kernel, the fields of its
 /// `bwc.config`: `columnsPerBlock` (32) adjacent columns x `slices` threads
 /// per block (enough threads for `smCount` SMs: at least 8 slices, at most
 /// 32, no more than the reduced positions), `grid` (one block per group of
 /// 32 columns, at most two 1024-thread waves), `perThread` positions per
 /// thread and pass, `unroll` loads in flight per thread, `passes` over the
-/// input in DRAM (one per reduction, one more for a whole-shaped result;
+/// input in DRAM (one per reduction, softmax's two as one when
+/// onlineSoftmaxReductions, one more for a whole-shaped result;
 /// 1 with `cache`: the thread's <= 32 positions of the first reduction's
 /// input, its only full-size argument, kept in registers, `cache_column`).
 struct ColumnReductionLaunch {

@@ -34,6 +34,7 @@
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "bwc/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -76,6 +77,13 @@ private:
   FailureOr<SmallVector<Value>> atPosition(int64_t j, ValueRange fallback,
                                            ValueRange acc, PositionBody body);
   FailureOr<Value> reduceColumn(ReduceOp r, Value slab, bool first);
+  /// Softmax's statistics in one walk: per slice a running max and a sum
+  /// of exp(x - max) rescaled by exp(old max - new max) whenever the max
+  /// grows, combined over slices in slice order the same way.
+  FailureOr<std::pair<Value, Value>> reduceSoftmaxOnline(ReduceOp maxOp,
+                                                         ReduceOp sumOp,
+                                                         Value maxSlab,
+                                                         Value sumSlab);
   LogicalResult epilogue();
 
   OpBuilder &b;
@@ -195,6 +203,60 @@ ColumnReduction::forEachPosition(ValueRange init, PositionBody body) {
   auto rest = scf::ForOp::create(b, loc, start, indexConstant(b, loc, reduced),
                                  indexConstant(b, loc, slices), acc);
   return run(rest, /*offsetBySlice=*/false, 1);
+}
+
+FailureOr<std::pair<Value, Value>>
+ColumnReduction::reduceSoftmaxOnline(ReduceOp maxOp, ReduceOp sumOp,
+                                     Value maxSlab, Value sumSlab) {
+  Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
+  // exp(m - mNew): the factor the sum so far takes when the max grows from
+  // m to mNew; 1 when it does not (also for two -inf, where the difference
+  // is NaN).
+  auto rescale = [&](Value m, Value mNew) -> Value {
+    Value same =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, mNew);
+    Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, m, mNew));
+    return arith::SelectOp::create(b, loc, same, one, e);
+  };
+  auto term = [&](Value x, Value m) -> Value {
+    return math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, m));
+  };
+  FailureOr<SmallVector<Value>> partial = forEachPosition(
+      ValueRange{k.elements.reduceIdentity(b, loc, maxOp),
+                 k.elements.reduceIdentity(b, loc, sumOp)},
+      [&](Value pos, ValueRange acc) -> FailureOr<SmallVector<Value>> {
+        FailureOr<Value> x = k.elements.reduceElement(
+            b, loc, maxOp, outIndex,
+            ElementalEmitter::delinearize(b, loc, pos, reducedShape));
+        if (failed(x))
+          return failure();
+        Value m = k.elements.reduceCombine(b, loc, maxOp, acc[0], *x);
+        Value s = arith::AddFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, acc[1], rescale(acc[0], m)),
+            term(*x, m));
+        return SmallVector<Value>{m, s};
+      });
+  if (failed(partial))
+    return failure();
+  memref::StoreOp::create(b, loc, (*partial)[0], maxSlab, tid);
+  memref::StoreOp::create(b, loc, (*partial)[1], sumSlab, tid);
+  gpu::BarrierOp::create(b, loc);
+  // Every thread combines its column's slices in slice order.
+  Value m = memref::LoadOp::create(b, loc, maxSlab, ValueRange{column});
+  Value s = memref::LoadOp::create(b, loc, sumSlab, ValueRange{column});
+  for (int64_t i = 1; i < slices; ++i) {
+    Value at = arith::AddIOp::create(b, loc, column,
+                                     indexConstant(b, loc, i * columns));
+    Value mi = memref::LoadOp::create(b, loc, maxSlab, at);
+    Value si = memref::LoadOp::create(b, loc, sumSlab, at);
+    Value mNew = k.elements.reduceCombine(b, loc, maxOp, m, mi);
+    s = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, s, rescale(m, mNew)),
+        arith::MulFOp::create(b, loc, si, rescale(mi, mNew)));
+    m = mNew;
+  }
+  return std::make_pair(k.elements.reduceFinish(b, loc, maxOp, m),
+                        k.elements.reduceFinish(b, loc, sumOp, s));
 }
 
 FailureOr<Value> ColumnReduction::reduceColumn(ReduceOp r, Value slab,
@@ -363,11 +425,21 @@ LogicalResult ColumnReduction::emit() {
 
   // In order: a later reduction (softmax's sum) reads the earlier ones
   // bound to their column's scalar.
-  for (auto [r, slab] : llvm::zip(reduces, slabs)) {
-    FailureOr<Value> total = reduceColumn(r, slab, r == reduces.front());
-    if (failed(total))
+  // Softmax's max and sum on f32, not cached: both in one walk (online).
+  if (!cacheColumn && onlineSoftmaxReductions(k.kernel)) {
+    FailureOr<std::pair<Value, Value>> stats =
+        reduceSoftmaxOnline(reduces[0], reduces[1], slabs[0], slabs[1]);
+    if (failed(stats))
       return failure();
-    k.elements.bindValue(r.getResult(), *total);
+    k.elements.bindValue(reduces[0].getResult(), stats->first);
+    k.elements.bindValue(reduces[1].getResult(), stats->second);
+  } else {
+    for (auto [r, slab] : llvm::zip(reduces, slabs)) {
+      FailureOr<Value> total = reduceColumn(r, slab, r == reduces.front());
+      if (failed(total))
+        return failure();
+      k.elements.bindValue(r.getResult(), *total);
+    }
   }
   // The slabs are written again by the next group's reductions.
   gpu::BarrierOp::create(b, loc);

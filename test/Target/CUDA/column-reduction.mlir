@@ -25,30 +25,26 @@
 // PTX-NOT: st.global
 
 // Tests that a softmax over axis 0 is one column-reduction kernel: 32
-// columns x 32 slices per block, 8 positions per unrolled step; the max
-// over the thread's positions into its slab, a barrier, the 32 slices
-// combined; then the sum of exp(x - max) (the max bound: no reduction
-// recomputed) into a second slab, a barrier, 32 slices combined; the
+// columns x 32 slices per block, 8 positions per unrolled step; max and
+// sum in one online walk (the running sum rescaled by exp(old max - new
+// max) whenever the max grows: 2 passes over the input, not 3), both into
+// their slabs, one barrier, the 32 slices combined the same way; the
 // barrier before the next group; then the epilogue walks the positions
 // again (8 per step, then the rest) and stores exp(x - max) / sum at each.
 // GPU-LABEL: gpu.func @main_k1_fusion_reduction_bwc
 // GPU-SAME: workgroup(%[[MAX:.*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SUM:.*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: emitter = "column_reduction"
-// GPU-SAME: passes = 3 : i64, slices = 32 : i64, unroll = 8 : i64
+// GPU-SAME: passes = 2 : i64, slices = 32 : i64, unroll = 8 : i64
 // GPU: scf.for
 // GPU-COUNT-8: arith.maximumf
 // GPU: scf.yield
 // GPU: scf.for
 // GPU: arith.maximumf
+// GPU: math.exp
 // GPU: memref.store %{{.*}}, %[[MAX]]
+// GPU-NEXT: memref.store %{{.*}}, %[[SUM]]
 // GPU-NEXT: gpu.barrier
 // GPU-COUNT-32: memref.load %[[MAX]]
-// GPU: scf.for
-// GPU-COUNT-8: math.exp
-// GPU: scf.yield
-// GPU: memref.store %{{.*}}, %[[SUM]]
-// GPU-NEXT: gpu.barrier
-// GPU-COUNT-32: memref.load %[[SUM]]
 // GPU: gpu.barrier
 // GPU-NEXT: scf.if
 // GPU: scf.for
