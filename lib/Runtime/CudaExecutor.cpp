@@ -291,6 +291,52 @@ bool CudaExecutor::allocate(std::string &error) {
       args.push_back(bufferPtrs_[id]);
     launchArgs_.push_back(std::move(args));
   }
+  // For cuda-sim: each argument's buffer, and which buffers each launch
+  // writes first.
+  if (d.bwcSimSetLaunchArguments || d.bwcSimForgetWrites) {
+    std::vector<bool> seen(a.buffers.size(), false);
+    for (const Launch &l : a.launches) {
+      std::vector<uint64_t> bytes;
+      std::vector<std::string> names;
+      std::vector<std::pair<CUdeviceptr, uint64_t>> first;
+      for (uint32_t id : l.args) {
+        const Buffer &b = a.buffers[id];
+        bytes.push_back(b.bytes);
+        names.push_back(b.kind == BufferKind::input
+                            ? "input '" + a.inputs[b.ioIndex].name + "'"
+                        : b.kind == BufferKind::output
+                            ? "output '" + a.outputs[b.ioIndex].name + "'"
+                        : b.kind == BufferKind::weight
+                            ? "weight buffer " + std::to_string(id)
+                            : "intermediate buffer " + std::to_string(id));
+      }
+      for (uint32_t id : l.args) {
+        const Buffer &b = a.buffers[id];
+        if (seen[id] || !b.bytes || (b.kind != BufferKind::intermediate &&
+                                     b.kind != BufferKind::output))
+          continue;
+        CUdeviceptr p = bufferPtrs_[id];
+        bool overlaps = false;
+        for (uint32_t other : l.args)
+          if (other != id && bufferPtrs_[other] < p + b.bytes &&
+              p < bufferPtrs_[other] + a.buffers[other].bytes)
+            overlaps = true;
+        if (!overlaps)
+          first.push_back({p, b.bytes});
+      }
+      for (uint32_t id : l.args)
+        seen[id] = true;
+      launchArgBytes_.push_back(std::move(bytes));
+      launchArgNames_.push_back(std::move(names));
+      firstWrites_.push_back(std::move(first));
+    }
+    for (const std::vector<std::string> &names : launchArgNames_) {
+      std::vector<const char *> ptrs;
+      for (const std::string &n : names)
+        ptrs.push_back(n.c_str());
+      launchArgNamePtrs_.push_back(std::move(ptrs));
+    }
+  }
   // The parameter pointers point into launchArgs_, complete by now.
   for (std::vector<CUdeviceptr> &args : launchArgs_) {
     std::vector<void *> params;
@@ -328,6 +374,15 @@ bool CudaExecutor::launchAll(bool sync, std::string &error,
     const Kernel &k = a.kernels[a.launches[i].kernel];
     if (events && !record((*events)[2 * i]))
       return false;
+    if (d.bwcSimForgetWrites && i < firstWrites_.size())
+      for (auto [p, bytes] : firstWrites_[i])
+        if (!check(d.bwcSimForgetWrites(p, bytes, stream_),
+                   "cannot reset the initcheck shadow", error))
+          return false;
+    if (d.bwcSimSetLaunchArguments && i < launchArgBytes_.size())
+      d.bwcSimSetLaunchArguments(launchArgBytes_[i].data(),
+                                 launchArgNamePtrs_[i].data(),
+                                 launchArgBytes_[i].size());
     CUresult r = d.cuLaunchKernel(
         functions_[a.launches[i].kernel], k.grid[0], k.grid[1], k.grid[2],
         k.block[0], k.block[1], k.block[2], k.sharedBytes, stream_,

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cerrno>
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -37,11 +38,15 @@ struct Event {
 };
 
 /// A captured launch or event record.
+/// A captured launch, event record or forget (bwcSimForgetWrites).
 struct Node {
   SimFunction *function = nullptr;
   uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  std::vector<uint64_t> params;
+  std::vector<uint64_t> params, extents;
+  std::vector<std::string> names;
   Event *event = nullptr;
+  uintptr_t forget = 0;
+  size_t forgetBytes = 0;
 };
 
 struct Graph {
@@ -61,6 +66,12 @@ double nowMs() {
 CUresult sticky() { return device().stickyError; }
 
 CUresult runNode(const Node &n) {
+  if (n.forget) {
+    Allocation *a = device().find(n.forget, n.forgetBytes);
+    if (a && !a->written.empty())
+      std::memset(a->written.data() + (n.forget - a->base), 0, n.forgetBytes);
+    return CUDA_SUCCESS;
+  }
   if (n.event) {
     n.event->ms = nowMs();
     n.event->recorded = true;
@@ -70,7 +81,8 @@ CUresult runNode(const Node &n) {
   if (d.stickyError != CUDA_SUCCESS)
     return d.stickyError;
   std::string text;
-  CUresult r = executeLaunch(*n.function, n.grid, n.block, n.params, text);
+  CUresult r = executeLaunch(*n.function, n.grid, n.block, n.params,
+                             n.extents, n.names, text);
   if (r != CUDA_SUCCESS) {
     d.stickyError = r;
     d.stickyText = text;
@@ -171,17 +183,29 @@ void *openObject(const std::string &object, std::string &error) {
                      "/bwc-sim-XXXXXX";
   int fd = mkstemp(path.data());
   if (fd < 0)
-    return error = "cannot create a temporary file for the sim object",
+    return error = "cannot create a temporary file for the sim object in " +
+                   path.substr(0, path.rfind('/')) + ": " +
+                   std::strerror(errno),
            nullptr;
-  bool ok = write(fd, object.data(), object.size()) ==
-            ssize_t(object.size());
+  size_t done = 0;
+  while (done < object.size()) {
+    ssize_t n = write(fd, object.data() + done, object.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    done += size_t(n);
+  }
+  bool ok = done == object.size();
+  int writeErrno = errno;
   close(fd);
   void *handle = ok ? dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
   if (!handle) {
     const char *why = dlerror();
     error = ok ? std::string("cannot load the sim object: ") +
                      (why ? why : "unknown dlopen error")
-               : "cannot write the sim object";
+               : std::string("cannot write the sim object: ") +
+                     std::strerror(writeErrno);
   }
   unlink(path.c_str());
   return handle;
@@ -363,8 +387,16 @@ CUresult launchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                       unsigned bx, unsigned by, unsigned bz, unsigned shared,
                       CUstream s, void **params, void **extra) {
   auto *fn = reinterpret_cast<SimFunction *>(f);
-  if (!fn || extra || shared)
-    return 1; // bwc kernels use static shared memory and kernelParams
+  // bwc kernels use static shared memory and kernelParams only.
+  if (!fn || extra || shared) {
+    Device &d = device();
+    d.stickyError = CUDA_ERROR_LAUNCH_FAILED;
+    d.stickyText = !fn ? "cuda-sim: launch of a null function"
+                       : "cuda-sim runs kernels with static shared memory and "
+                         "kernelParams only (dynamic shared bytes or extra "
+                         "launch parameters given)";
+    return CUDA_ERROR_LAUNCH_FAILED;
+  }
   if (uint64_t(bx) * by * bz > 1024 || !gx || !gy || !gz || !bx || !by || !bz)
     return 1;
   Node n;
@@ -375,6 +407,13 @@ CUresult launchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
   // Parameter values are copied at submission, as the driver does.
   for (uint32_t i = 0; i < fn->module->kernels[fn->kernel].params; ++i)
     n.params.push_back(*static_cast<const uint64_t *>(params[i]));
+  Device &d = device();
+  if (d.pendingExtents.size() == n.params.size()) {
+    n.extents = std::move(d.pendingExtents);
+    n.names = std::move(d.pendingNames);
+  }
+  d.pendingExtents.clear();
+  d.pendingNames.clear();
   if (Stream *stream = asStream(s); stream && stream->capture) {
     stream->capture->nodes.push_back(std::move(n));
     return CUDA_SUCCESS;
@@ -445,6 +484,27 @@ CUresult graphExecDestroy(CUgraphExec exec) {
 CUresult graphDestroy(CUgraph graph) {
   delete reinterpret_cast<Graph *>(graph);
   return CUDA_SUCCESS;
+}
+
+CUresult setLaunchArguments(const uint64_t *bytes, const char *const *names,
+                            size_t n) {
+  Device &d = device();
+  d.pendingExtents.assign(bytes, bytes + n);
+  d.pendingNames.assign(names, names + n);
+  return CUDA_SUCCESS;
+}
+
+CUresult forgetWrites(CUdeviceptr ptr, size_t bytes, CUstream s) {
+  if (!device().find(uintptr_t(ptr), bytes))
+    return 1;
+  Node n;
+  n.forget = uintptr_t(ptr);
+  n.forgetBytes = bytes;
+  if (Stream *stream = asStream(s); stream && stream->capture) {
+    stream->capture->nodes.push_back(std::move(n));
+    return CUDA_SUCCESS;
+  }
+  return runNode(n);
 }
 
 CUresult registerBuffer(CUdeviceptr ptr, size_t bytes, const char *name) {
@@ -567,6 +627,8 @@ const DriverApi &simulatedDriverApi(const SimOptions &options) {
     a.cuGraphDestroy = graphDestroy;
     a.cuEventRecordWithFlags = eventRecordWithFlags;
     a.bwcSimRegisterBuffer = registerBuffer;
+    a.bwcSimSetLaunchArguments = setLaunchArguments;
+    a.bwcSimForgetWrites = forgetWrites;
     return a;
   }();
   return api;

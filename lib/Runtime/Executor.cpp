@@ -70,8 +70,11 @@ std::unique_ptr<Executor> createExecutor(Artifact artifact,
   if (artifact.target == "cuda")
     return CudaExecutor::create(std::move(artifact), options, error);
   if (options.device != "cuda") {
-    error = "--device=" + options.device + " runs cuda artifacts, but this "
-            "artifact's target is '" + artifact.target + "'";
+    error = options.device == "cuda-sim"
+                ? "--device=cuda-sim runs cuda artifacts, but this artifact's "
+                  "target is '" + artifact.target + "'"
+                : "unknown device '" + options.device +
+                      "' (expected cuda or cuda-sim)";
     return nullptr;
   }
   return CpuExecutor::create(std::move(artifact), error);

@@ -64,6 +64,9 @@ struct Device {
   std::string stickyText;
   SimStats stats;
   std::vector<LaunchProfile> profiles;
+  /// bwcSimSetLaunchArguments for the next launch.
+  std::vector<uint64_t> pendingExtents;
+  std::vector<std::string> pendingNames;
 
   /// The allocation holding [p, p + bytes), or null.
   Allocation *find(uintptr_t p, size_t bytes = 1);
@@ -78,6 +81,8 @@ Device &device();
 cuda::CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
                              const uint32_t block[3],
                              const std::vector<uint64_t> &params,
+                             const std::vector<uint64_t> &extents,
+                             const std::vector<std::string> &names,
                              std::string &text);
 
 /// The hook table a sim object's `__bwcsim_hooks` is filled with.

@@ -50,6 +50,7 @@ struct Thread {
   int32_t site = -1;
   // A shuffle's operands and result, or an mma's fragments.
   int32_t kind = 0;
+  bool mma = false;
   uint32_t mask = 0, value = 0, offset = 0, clamp = 0;
   uint64_t result = 0;
   const int32_t *a = nullptr, *b = nullptr;
@@ -97,6 +98,8 @@ private:
 struct RaceCell {
   uint32_t writeEpoch = 0, readEpoch = 0;
   int32_t writer = -1, reader = -1;
+  /// Another thread than `reader` that read the byte in the interval.
+  int32_t otherReader = -1;
   bool manyReaders = false;
 };
 
@@ -192,6 +195,18 @@ void report(Launch &l, Check check, int32_t site, const std::string &text) {
 
 Thread &cur() { return *g_launch->current; }
 
+/// Whether `site` is a site of the launched kernel of one of `kinds`: the
+/// object calls the hooks with its own numbers, which the artifact's
+/// validation cannot tie to the calls themselves.
+bool validSite(const Launch &l, int32_t site,
+               std::initializer_list<SimSiteKind> kinds) {
+  if (site < 0 || size_t(site) >= l.module->sites.size())
+    return false;
+  const SimSite &s = l.module->sites[size_t(site)];
+  return s.kernel == l.kernel &&
+         std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end();
+}
+
 void setThreadIds(const Launch &l, Thread &t, uint32_t linear) {
   t.linear = linear;
   t.tid[0] = linear % l.block[0];
@@ -280,8 +295,10 @@ void *hookAccess(void *p, int32_t siteId) {
   Launch &l = *g_launch;
   ++l.accesses;
   const SimOptions &o = device().options;
-  if (siteId < 0 || size_t(siteId) >= l.module->sites.size()) {
-    report(l, kMem, siteId, "accesses through an unknown site");
+  if (!validSite(l, siteId, {SimSiteKind::load, SimSiteKind::store})) {
+    report(l, kMem, siteId,
+           "accesses memory through site " + std::to_string(siteId) +
+               ", which is no load or store of this kernel");
     return g_scratch;
   }
   const SimSite &s = siteOf(l, siteId);
@@ -307,9 +324,8 @@ void *hookAccess(void *p, int32_t siteId) {
                    " bytes): byte offset " + std::to_string(off) +
                    " (element " + std::to_string(off / int64_t(s.bytes)) +
                    ")");
-        return g_scratch;
       }
-      return p;
+      return g_scratch; // never touch memory outside the block's arrays
     }
     if (o.memcheck && a % s.align) {
       report(l, kMem, siteId,
@@ -357,7 +373,8 @@ void *hookAccess(void *p, int32_t siteId) {
             break;
           }
           if (sameEpochRead && (c.reader != me || c.manyReaders)) {
-            hazard("write-after-read", c.reader != me ? c.reader : me);
+            hazard("write-after-read",
+                   c.reader != me ? c.reader : c.otherReader);
             break;
           }
           c.writer = me;
@@ -373,6 +390,7 @@ void *hookAccess(void *p, int32_t siteId) {
             c.manyReaders = false;
           } else if (c.reader != me) {
             c.manyReaders = true;
+            c.otherReader = me;
           }
         }
       }
@@ -419,11 +437,8 @@ void *hookAccess(void *p, int32_t siteId) {
                    }() +
                    ")");
       }
-      return g_scratch;
     }
-    if (!alloc)
-      return g_scratch; // never touch memory that is not the device's
-    return p;
+    return g_scratch; // never touch memory outside the buffer
   }
   if (o.memcheck && a % s.align) {
     report(l, kMem, siteId,
@@ -499,6 +514,10 @@ bool needFibers(Launch &l, int32_t site) {
 
 void hookBarrier(int32_t site) {
   Launch &l = *g_launch;
+  if (!validSite(l, site, {SimSiteKind::barrier})) {
+    report(l, kSync, site, "reaches a barrier through a site that is none");
+    return;
+  }
   if (!needFibers(l, site))
     return;
   Thread &t = cur();
@@ -510,11 +529,16 @@ void hookBarrier(int32_t site) {
 int64_t hookShuffle(int32_t site, int32_t kind, int32_t mask, int32_t value,
                     int32_t offset, int32_t clamp) {
   Launch &l = *g_launch;
+  if (!validSite(l, site, {SimSiteKind::shuffle})) {
+    report(l, kSync, site, "shuffles through a site that is no shfl.sync");
+    return int64_t(uint32_t(value));
+  }
   if (!needFibers(l, site))
     return int64_t(uint32_t(value));
   Thread &t = cur();
   t.state = State::collective;
   t.site = site;
+  t.mma = false;
   t.kind = kind;
   t.mask = uint32_t(mask);
   t.value = uint32_t(value);
@@ -527,12 +551,16 @@ int64_t hookShuffle(int32_t site, int32_t kind, int32_t mask, int32_t value,
 void hookMma(int32_t site, const int32_t *a, const int32_t *b, const float *c,
              float *d) {
   Launch &l = *g_launch;
+  if (!validSite(l, site, {SimSiteKind::mma})) {
+    report(l, kSync, site, "runs an mma through a site that is none");
+    return;
+  }
   if (!needFibers(l, site))
     return;
   Thread &t = cur();
   t.state = State::collective;
   t.site = site;
-  t.kind = -1;
+  t.mma = true;
   t.mask = 0xFFFFFFFFu;
   t.a = a;
   t.b = b;
@@ -658,7 +686,7 @@ const char *stateName(State s) {
 /// Returns the number completed; -1 after a synccheck error (a member lane
 /// that exited, waits at a barrier or at another collective: since no
 /// thread can run, it never arrives).
-int resolveCollectives(Launch &l) {
+int resolveCollectives(Launch &l, bool reportMissing) {
   int done = 0;
   size_t n = l.threadList.size();
   for (size_t w = 0; w * kWarp < n; ++w) {
@@ -671,7 +699,7 @@ int resolveCollectives(Launch &l) {
       if (t.state != State::collective)
         continue;
       uint32_t mask = t.mask;
-      bool isMma = t.kind < 0;
+      bool isMma = t.mma;
       if (!(mask >> first & 1)) {
         report(l, kSync, t.site,
                threadName(l, t) + ": warp collective at " +
@@ -679,12 +707,17 @@ int resolveCollectives(Launch &l) {
                    " with a member mask that excludes the lane itself");
         return -1;
       }
-      for (int lane = 0; lane < kWarp; ++lane) {
+      bool complete = true;
+      for (int lane = 0; lane < kWarp && complete; ++lane) {
         if (!(mask >> lane & 1))
           continue;
         Thread *u = lane < present ? lanes[lane] : nullptr;
         if (!u || u->state != State::collective || u->site != t.site ||
             u->mask != mask) {
+          // Another group may complete first and free the missing lane.
+          complete = false;
+          if (!reportMissing)
+            break;
           std::string why =
               !u ? "is not in the block"
                  : u->state == State::collective && u->site != t.site
@@ -703,6 +736,8 @@ int resolveCollectives(Launch &l) {
           return -1;
         }
       }
+      if (!complete)
+        continue;
       if (isMma) {
         executeMma(lanes, siteOf(l, t.site).bytes == 1);
       } else if (!executeShuffle(l, lanes, mask)) {
@@ -751,7 +786,11 @@ bool runBlockWithFibers(Launch &l) {
       if (t.state == State::exited)
         ++exitedInInterval;
     }
-    int done = resolveCollectives(l);
+    // Complete every collective that can; only when none can is a missing
+    // lane an error (it will never arrive).
+    int done = resolveCollectives(l, /*reportMissing=*/false);
+    if (done == 0)
+      done = resolveCollectives(l, /*reportMissing=*/true);
     if (done < 0)
       return false;
     if (done > 0)
@@ -817,7 +856,10 @@ void fillHooks(void **table) {
 
 CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
                        const uint32_t block[3],
-                       const std::vector<uint64_t> &params, std::string &text) {
+                       const std::vector<uint64_t> &params,
+                       const std::vector<uint64_t> &extents,
+                       const std::vector<std::string> &names,
+                       std::string &text) {
   Device &dev = device();
   Launch l;
   l.module = f.module;
@@ -836,7 +878,12 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
     auto named = dev.named.find(p);
     size_t extent = a ? a->bytes - (p - a->base) : 0;
     std::string name = "parameter " + std::to_string(i);
-    if (named != dev.named.end() && a && named->second.bytes <= extent) {
+    if (extents.size() == params.size() && a) {
+      // The executor said which buffer this argument is.
+      extent = std::min<size_t>(extent, extents[i]);
+      name += ", " + names[i];
+    } else if (named != dev.named.end() && a &&
+               named->second.bytes <= extent) {
       extent = named->second.bytes;
       name += ", " + named->second.name;
     }
@@ -875,6 +922,10 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
         l.blockId[2] = z;
         l.blockGeneration = ++g_generation;
         l.epoch = ++g_epoch;
+        // A block's shared memory starts as NaN bytes, as device memory:
+        // a missing shared store shows in the results even without
+        // initcheck.
+        std::fill(l.shared.begin(), l.shared.end(), uint8_t(0xFF));
         uint64_t linearBlock = x + uint64_t(grid[0]) * (y + uint64_t(grid[1]) * z);
         l.profiling = sampleStride && linearBlock % sampleStride == 0;
         if (l.profiling) {
@@ -918,7 +969,9 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
   if (!l.findings)
     return CUDA_SUCCESS;
   if (l.printed > dev.options.maxReports)
-    std::fprintf(stderr, "cuda-sim: %u more findings in kernel '%s' not shown\n",
+    std::fprintf(stderr,
+                 "cuda-sim: %u more distinct findings (check and site) in "
+                 "kernel '%s' not shown\n",
                  l.printed - dev.options.maxReports, l.name.c_str());
   text = "cuda-sim found " + std::to_string(l.findings) +
          " error(s) in kernel '" + l.name + "'; the first: " + l.first;

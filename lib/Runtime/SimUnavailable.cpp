@@ -14,6 +14,8 @@ void fillHooks(void **) {}
 
 cuda::CUresult executeLaunch(const SimFunction &, const uint32_t[3],
                              const uint32_t[3], const std::vector<uint64_t> &,
+                             const std::vector<uint64_t> &,
+                             const std::vector<std::string> &,
                              std::string &text) {
   text = "this runtime was built without cuda-sim";
   return cuda::CUDA_ERROR_LAUNCH_FAILED;

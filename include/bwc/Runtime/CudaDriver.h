@@ -110,6 +110,16 @@ struct DriverApi {
   /// there against the buffer's extent rather than its allocation's.
   CUresult (*bwcSimRegisterBuffer)(CUdeviceptr, size_t, const char *) =
       nullptr;
+  /// cuda-sim only: the byte extent and name of each argument of the next
+  /// cuLaunchKernel (buffers of the arena share starts over their
+  /// lifetimes, so a start alone does not say which one a launch means).
+  CUresult (*bwcSimSetLaunchArguments)(const uint64_t *bytes,
+                                       const char *const *names,
+                                       size_t n) = nullptr;
+  /// cuda-sim only, ordered on the stream (and captured into graphs): marks
+  /// [ptr, ptr + bytes) as never written for initcheck, before the launch
+  /// that first writes a buffer whose arena bytes held a dead one's.
+  CUresult (*bwcSimForgetWrites)(CUdeviceptr, size_t, CUstream) = nullptr;
 };
 
 /// The loaded driver library. Not unloaded before exit: the driver keeps

@@ -110,6 +110,15 @@ private:
   /// Per launch: the argument values and the pointers cuLaunchKernel reads.
   std::vector<std::vector<cuda::CUdeviceptr>> launchArgs_;
   std::vector<std::vector<void *>> launchParams_;
+  /// cuda-sim (drivers with bwcSimSetLaunchArguments / bwcSimForgetWrites):
+  /// per launch, each argument's buffer bytes and name, and the
+  /// intermediate and output buffers the launch writes first (their bytes
+  /// forgotten by initcheck before it, unless they overlap another argument
+  /// of the launch: in-place).
+  std::vector<std::vector<uint64_t>> launchArgBytes_;
+  std::vector<std::vector<std::string>> launchArgNames_;
+  std::vector<std::vector<const char *>> launchArgNamePtrs_;
+  std::vector<std::vector<std::pair<cuda::CUdeviceptr, uint64_t>>> firstWrites_;
 };
 
 } // namespace bwc::rt

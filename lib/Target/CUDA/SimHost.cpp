@@ -280,6 +280,7 @@ LogicalResult HostLowering::lowerKernel(LLVM::LLVMFuncOp f, uint32_t kernel) {
   // that must not be instrumented.
   SmallVector<Operation *> ops;
   SmallVector<LLVM::AddressOfOp> addresses;
+  Value mmaSlots[4] = {};
   f.walk([&](Operation *op) { ops.push_back(op); });
   // The emulator's instruction count: each block adds its NVVM-level ops
   // (about one PTX instruction each, constants included) when it runs.
@@ -290,6 +291,11 @@ LogicalResult HostLowering::lowerKernel(LLVM::LLVMFuncOp f, uint32_t kernel) {
   for (Operation *op : ops) {
     Location loc = op->getLoc();
     if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
+      if (!sharedIndex.count(addr.getGlobalNameAttr().getAttr()))
+        return op->emitError()
+               << "cuda-sim has no host model for global @"
+               << addr.getGlobalName()
+               << " (only workgroup arrays) in kernel " << kernelName;
       addresses.push_back(addr);
       continue;
     }
@@ -373,6 +379,10 @@ LogicalResult HostLowering::lowerKernel(LLVM::LLVMFuncOp f, uint32_t kernel) {
                 mma.getOperandC().size() == 4 &&
                 llvm::all_of(mma.getOperandC(),
                              [](Value c) { return c.getType().isF32(); });
+      auto resultType = dyn_cast<LLVM::LLVMStructType>(mma.getType());
+      ok = ok && resultType && resultType.getBody().size() == 4 &&
+           llvm::all_of(resultType.getBody(),
+                        [](Type t) { return t.isF32(); });
       if (!ok)
         return op->emitError()
                << "cuda-sim models mma.sync m16n8k16 row.col with f16/bf16 "
@@ -381,15 +391,25 @@ LogicalResult HostLowering::lowerKernel(LLVM::LLVMFuncOp f, uint32_t kernel) {
       int32_t site = addSite(kernel, rt::SimSiteKind::mma, op,
                              rt::SimSpace::global,
                              *aType == NVVM::MMATypes::bf16 ? 1 : 0);
-      // Fragments through stack arrays: A 4 x i32, B 2 x i32, C, D 4 x f32.
-      auto one = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                                          b.getI64IntegerAttr(1));
-      auto slots = [&](Type element, int64_t n) {
-        return LLVM::AllocaOp::create(
-            b, loc, ptrType, LLVM::LLVMArrayType::get(element, n), one, 16);
-      };
-      Value pa = slots(b.getI32Type(), 4), pb = slots(b.getI32Type(), 2),
-            pc = slots(b.getF32Type(), 4), pd = slots(b.getF32Type(), 4);
+      // Fragments through stack arrays: A 4 x i32, B 2 x i32, C, D 4 x f32,
+      // allocated once in the entry block (an alloca in the K loop would
+      // take new stack at every step).
+      if (!mmaSlots[0]) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&f.getBody().front());
+        auto one = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                            b.getI64IntegerAttr(1));
+        auto slots = [&](Type element, int64_t n) {
+          return LLVM::AllocaOp::create(
+              b, loc, ptrType, LLVM::LLVMArrayType::get(element, n), one, 16);
+        };
+        mmaSlots[0] = slots(b.getI32Type(), 4);
+        mmaSlots[1] = slots(b.getI32Type(), 2);
+        mmaSlots[2] = slots(b.getF32Type(), 4);
+        mmaSlots[3] = slots(b.getF32Type(), 4);
+      }
+      Value pa = mmaSlots[0], pb = mmaSlots[1], pc = mmaSlots[2],
+            pd = mmaSlots[3];
       auto put = [&](Value base, Type element, int64_t i, Value v) {
         if (v.getType() != element)
           v = LLVM::BitcastOp::create(b, loc, element, v);

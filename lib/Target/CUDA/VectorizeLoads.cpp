@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <numeric>
 
@@ -35,8 +36,10 @@ namespace {
 int64_t knownMultiple(Value v, int depth = 0) {
   if (depth > 8)
     return 1;
-  if (auto c = getConstantIntValue(v))
-    return *c == 0 ? 64 : std::min<int64_t>(64, *c & -*c);
+  if (auto c = getConstantIntValue(v)) {
+    uint64_t u = uint64_t(*c);
+    return u == 0 ? 64 : int64_t(std::min<uint64_t>(64, u & (~u + 1)));
+  }
   Operation *op = v.getDefiningOp();
   if (auto mul = dyn_cast_or_null<arith::MulIOp>(op))
     return std::min<int64_t>(64, knownMultiple(mul.getLhs(), depth + 1) *
@@ -87,8 +90,10 @@ void vectorizeBlock(Block &block) {
     if (auto load = dyn_cast<memref::LoadOp>(&op)) {
       MemRefType type = load.getMemRefType();
       Type elt = type.getElementType();
+      unsigned bits = elt.isIntOrFloat() ? elt.getIntOrFloatBitWidth() : 0;
       if (type.getRank() == 1 && !type.getMemorySpace() &&
-          elt.isIntOrFloat() && elt.getIntOrFloatBitWidth() >= 8) {
+          type.getLayout().isIdentity() && bits >= 8 && bits <= 64 &&
+          llvm::isPowerOf2_32(bits)) {
         auto [base, offset] = splitOffset(load.getIndices()[0]);
         groups[{load.getMemRef(), base, stretch}].push_back({load, offset});
       }
