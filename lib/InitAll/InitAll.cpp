@@ -25,7 +25,10 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
@@ -49,7 +52,9 @@ void mlir::bwc::registerAllDialects(DialectRegistry &registry) {
                   linalg::LinalgDialect, bufferization::BufferizationDialect,
                   memref::MemRefDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, affine::AffineDialect,
-                  index::IndexDialect, ub::UBDialect, LLVM::LLVMDialect>();
+                  index::IndexDialect, ub::UBDialect, LLVM::LLVMDialect,
+                  // The CUDA target's kernels (bwc-cuda-sim-host's input).
+                  gpu::GPUDialect, NVVM::NVVMDialect, vector::VectorDialect>();
   // Bufferization of the ops the lowering produces.
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
