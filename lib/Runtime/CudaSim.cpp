@@ -560,7 +560,10 @@ bool parseSanitizers(const std::string &list, SimOptions &o,
       r.initcheck = true;
     else if (name == "all")
       r.memcheck = r.racecheck = r.synccheck = r.initcheck = true;
-    else if (name != "none" || list != "none") {
+    else if (name == "none" && list != "none") {
+      error = "'none' cannot be combined with other sanitizers";
+      return false;
+    } else if (name != "none") {
       error = "unknown sanitizer '" + name +
               "' (expected memcheck, racecheck, synccheck, initcheck, all "
               "or none)";

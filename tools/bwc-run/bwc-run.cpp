@@ -4,13 +4,15 @@
 //           [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A]
 //           [--bench N] [--measure-peak] [--peak-copy-bytes B]
 //           [--peak-gbps G] [--peak-gflops F] [--cuda-graph] [--json FILE]
-//           [--quiet]
+//           [--device cuda|cuda-sim] [--sanitize LIST] [--profile] [--quiet]
 //
 // --input/--output-dir run once and write output_K.pb files; --check runs
 // every test_data_set_* of an ONNX test case and compares with its
 // references; --bench times N runs after a warm-up and prints the latency
 // summary and the per-kernel table (docs/runtime-cuda.md). The artifact's
-// target picks the executor (CPU or CUDA). Any bad artifact or input is a
+// target picks the executor (CPU or CUDA); --device=cuda-sim runs a CUDA
+// artifact's kernels on the CPU with --sanitize's checks, and --profile
+// prints their memory counters (docs/targets/cuda-sim.md). Any bad artifact or input is a
 // one-line error on stderr and exit code 1.
 //
 //===----------------------------------------------------------------------===//
