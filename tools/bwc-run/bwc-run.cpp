@@ -527,6 +527,9 @@ int main(int argc, char **argv) {
     o.benchOptions.runs = o.bench;
     if (!runBenchmark(*exec, o.benchOptions, inputs, error))
       return fail(error);
+    if (o.device == "cuda-sim")
+      std::printf("note: cuda-sim times are the emulator's CPU times, not "
+                  "GPU timings; --profile gives its counters\n");
   }
   if (o.profile) {
     // The last run's launches (--check runs every data set).
