@@ -20,7 +20,9 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -843,6 +845,56 @@ bool runBlockWithFibers(Launch &l) {
   }
 }
 
+/// The watchdog: a thread that ends the process when one launch runs past
+/// SimOptions::timeoutSeconds. The kernel's code cannot be interrupted
+/// safely (it runs on fiber stacks, in compiled code), so the finding is
+/// printed and the process exits 1, which is what a finding does anyway.
+struct Watchdog {
+  std::atomic<double> startedAt{0}; // steady-clock seconds; 0: idle
+  std::atomic<double> limit{0};
+  std::atomic<uint32_t> block[3] = {0, 0, 0};
+  std::string kernel; // written before startedAt is set
+  std::thread thread;
+
+  static double now() {
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+  }
+  void arm(const std::string &name, double seconds) {
+    if (seconds <= 0)
+      return;
+    kernel = name;
+    limit = seconds;
+    startedAt = now();
+    if (!thread.joinable()) {
+      thread = std::thread([this] {
+        while (true) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          double t = startedAt.load();
+          if (t > 0 && now() - t > limit.load()) {
+            std::fprintf(stderr,
+                         "cuda-sim: synccheck: kernel '%s' block (%u,%u,%u) "
+                         "ran past %.0f s: a thread that never reaches its "
+                         "barrier or never exits (an endless loop?); "
+                         "stopping (bwc-run --sim-timeout sets the limit)\n",
+                         kernel.c_str(), block[0].load(), block[1].load(),
+                         block[2].load(), limit.load());
+            std::fflush(stderr);
+            std::_Exit(1);
+          }
+        }
+      });
+      thread.detach();
+    }
+  }
+  void disarm() { startedAt = 0; }
+};
+
+Watchdog &watchdog() {
+  static Watchdog *w = new Watchdog; // never destroyed: the thread runs on
+  return *w;
+}
+
 } // namespace
 
 void fillHooks(void **table) {
@@ -914,12 +966,16 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
   uint64_t instructionsBefore =
       f.module->instructions ? *f.module->instructions : 0;
   auto start = std::chrono::steady_clock::now();
+  watchdog().arm(l.name, dev.options.timeoutSeconds);
   for (uint32_t z = 0; ok && z < grid[2]; ++z)
     for (uint32_t y = 0; ok && y < grid[1]; ++y)
       for (uint32_t x = 0; ok && x < grid[0]; ++x) {
         l.blockId[0] = x;
         l.blockId[1] = y;
         l.blockId[2] = z;
+        watchdog().block[0] = x;
+        watchdog().block[1] = y;
+        watchdog().block[2] = z;
         l.blockGeneration = ++g_generation;
         l.epoch = ++g_epoch;
         // A block's shared memory starts as NaN bytes, as device memory:
@@ -950,6 +1006,7 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
       }
   l.profiling = false;
   g_launch = saved;
+  watchdog().disarm();
   SimStats &stats = dev.stats;
   ++stats.launches;
   stats.blocks += uint64_t(grid[0]) * grid[1] * grid[2];

@@ -48,6 +48,8 @@ struct Options {
   std::string device = "cuda";
   /// --sanitize, for cuda-sim (default memcheck,synccheck).
   std::string sanitize;
+  /// --sim-timeout: seconds a cuda-sim launch may run (< 0: the default).
+  double simTimeout = -1;
   BenchOptions benchOptions;
 };
 
@@ -123,6 +125,10 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       o.device = value;
     } else if (flag("--sanitize")) {
       o.sanitize = value;
+    } else if (flag("--sim-timeout")) {
+      if (!parseNumber(value, number) || number < 0)
+        return error = "--sim-timeout expects seconds (0: none)", false;
+      o.simTimeout = number;
     } else if (flag("--json")) {
       o.benchOptions.jsonFile = value;
     } else if (!error.empty()) {
@@ -140,7 +146,7 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
                      "[--output-dir D] [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A] "
                      "[--bench N] [--measure-peak] [--peak-copy-bytes B] "
                      "[--peak-gbps G] [--peak-gflops F] [--cuda-graph] "
-                     "[--device cuda|cuda-sim] [--profile] "
+                     "[--device cuda|cuda-sim] [--profile] [--sim-timeout S] "
                      "[--sanitize memcheck,racecheck,synccheck,initcheck|all|none] "
                      "[--json FILE] [--quiet]",
              false;
@@ -156,6 +162,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
     return error = "no artifact given (usage: bwc-run OUT.bwc ...)", false;
   if (!o.sanitize.empty() && o.device != "cuda-sim")
     return error = "--sanitize needs --device=cuda-sim", false;
+  if (o.simTimeout >= 0 && o.device != "cuda-sim")
+    return error = "--sim-timeout needs --device=cuda-sim", false;
   if (o.profile && o.device != "cuda-sim")
     return error = "--profile needs --device=cuda-sim (counters come from "
                    "the emulator; a GPU's come from Nsight Compute)",
@@ -501,6 +509,8 @@ int main(int argc, char **argv) {
       !sim::parseSanitizers(o.sanitize, options.sanitizers, error))
     return fail("--sanitize: " + error);
   options.sanitizers.profile = o.profile;
+  if (o.simTimeout >= 0)
+    options.sanitizers.timeoutSeconds = o.simTimeout;
   std::unique_ptr<Executor> exec =
       createExecutor(std::move(artifact), options, error);
   if (!exec)

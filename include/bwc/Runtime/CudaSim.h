@@ -74,6 +74,11 @@ struct SimOptions {
   /// they sample, at most `profileBlocks` per launch, evenly spaced.
   bool profile = false;
   unsigned profileBlocks = 64;
+  /// A launch running longer than this (seconds, 0: never) is a synccheck
+  /// error that ends the process with exit code 1: a thread that never
+  /// reaches its barrier or never exits (an endless loop) must not hang
+  /// the run.
+  double timeoutSeconds = 600;
 };
 
 /// Nsight-Compute-style memory counters of one launch, over its sampled

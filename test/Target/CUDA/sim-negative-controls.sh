@@ -48,6 +48,7 @@ run() {
   fi
   mkdir -p "$tmp/$name.out"
   "$bin/bwc-run" "$tmp/$name.bwc" --device=cuda-sim --sanitize="$sanitizer" \
+    ${RUN_EXTRA:-} \
     "${inputs[@]}" --output-dir "$tmp/$name.out" > "$tmp/$name.log" 2>&1
   local rc=$?
   if [ -z "$edit" ]; then
@@ -121,6 +122,16 @@ import sys, re; s = sys.stdin.read()
 k = s.index("gpu.func @main_k1_matmul_bwc")
 m = re.compile(r"memref.store %\d+, %arg3\[%\d+, %\d+\] : memref<16x66xf32, #gpu.address_space<workgroup>>\n").search(s, k)
 print(s[:m.start()] + s[m.end():])'
+
+# synccheck: an endless loop (the tanh loop kernel stepping by 0) ends in a
+# finding and exit 1 after --sim-timeout, not in a hang.
+RUN_EXTRA=--sim-timeout=2 run endless-loop synccheck main_k3_unary_tanh_bwc \
+  "ran past 2 s: a thread that never reaches its barrier or never exits" '
+import sys, re; s = sys.stdin.read()
+k = s.index("gpu.func @main_k3_unary_tanh_bwc")
+m = re.compile(r"scf.for (%\S+) = (%\S+) to (%\S+) step (%\S+) \{").search(s, k)
+zero = "%%sim_zero = arith.subi %s, %s : index\n      " % (m.group(4), m.group(4))
+print(s[:m.start()] + zero + "scf.for %s = %s to %s step %%sim_zero {" % (m.group(1), m.group(2), m.group(3)) + s[m.end():])'
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
