@@ -254,12 +254,6 @@ bool CudaExecutor::allocate(std::string &error) {
     const Buffer &b = a.buffers[i];
     if (b.kind == BufferKind::intermediate && b.arenaOffset != kNoArenaOffset) {
       bufferPtrs_[i] = arena + b.arenaOffset;
-      if (d.bwcSimRegisterBuffer)
-        d.bwcSimRegisterBuffer(bufferPtrs_[i], b.bytes,
-                               ("intermediate buffer " + std::to_string(i) +
-                                " (arena offset " +
-                                std::to_string(b.arenaOffset) + ")")
-                                   .c_str());
       continue;
     }
     static const char *kinds[] = {"input", "output", "weight", "intermediate"};
@@ -271,8 +265,6 @@ bool CudaExecutor::allocate(std::string &error) {
       what = "output '" + a.outputs[b.ioIndex].name + "'";
     if (!deviceAlloc(b.bytes, what, bufferPtrs_[i], error))
       return false;
-    if (d.bwcSimRegisterBuffer)
-      d.bwcSimRegisterBuffer(bufferPtrs_[i], b.bytes, what.c_str());
     // Weights are uploaded once, here.
     if (b.kind == BufferKind::weight && b.bytes &&
         !check(d.cuMemcpyHtoD(bufferPtrs_[i], a.weights.data() + b.weightOffset,
@@ -308,7 +300,11 @@ bool CudaExecutor::allocate(std::string &error) {
                             ? "output '" + a.outputs[b.ioIndex].name + "'"
                         : b.kind == BufferKind::weight
                             ? "weight buffer " + std::to_string(id)
-                            : "intermediate buffer " + std::to_string(id));
+                        : b.arenaOffset == kNoArenaOffset
+                            ? "intermediate buffer " + std::to_string(id)
+                            : "intermediate buffer " + std::to_string(id) +
+                                  " (arena offset " +
+                                  std::to_string(b.arenaOffset) + ")");
       }
       for (uint32_t id : l.args) {
         const Buffer &b = a.buffers[id];

@@ -320,9 +320,6 @@ CUresult memFree(CUdeviceptr ptr) {
     return 1;
   d.allocatedBytes -= it->second.bytes;
   std::free(reinterpret_cast<void *>(it->first));
-  // Names registered inside the allocation go with it.
-  d.named.erase(d.named.lower_bound(it->first),
-                d.named.lower_bound(it->first + it->second.bytes));
   d.allocations.erase(it);
   return CUDA_SUCCESS;
 }
@@ -507,17 +504,6 @@ CUresult forgetWrites(CUdeviceptr ptr, size_t bytes, CUstream s) {
   return runNode(n);
 }
 
-CUresult registerBuffer(CUdeviceptr ptr, size_t bytes, const char *name) {
-  Device &d = device();
-  NamedBuffer &n = d.named[uintptr_t(ptr)];
-  // Buffers planned in place share a start: the larger extent holds.
-  if (bytes >= n.bytes) {
-    n.bytes = bytes;
-    n.name = name;
-  }
-  return CUDA_SUCCESS;
-}
-
 } // namespace
 
 Device &device() {
@@ -629,7 +615,6 @@ const DriverApi &simulatedDriverApi(const SimOptions &options) {
     a.cuGraphExecDestroy = graphExecDestroy;
     a.cuGraphDestroy = graphDestroy;
     a.cuEventRecordWithFlags = eventRecordWithFlags;
-    a.bwcSimRegisterBuffer = registerBuffer;
     a.bwcSimSetLaunchArguments = setLaunchArguments;
     a.bwcSimForgetWrites = forgetWrites;
     return a;

@@ -27,13 +27,6 @@ struct Allocation {
   std::vector<uint8_t> written;
 };
 
-/// A buffer the executor named (cuBwcSimRegisterBuffer): its extent is what
-/// memcheck checks a kernel parameter starting there against.
-struct NamedBuffer {
-  size_t bytes = 0;
-  std::string name;
-};
-
 using Entry = void (*)(void **);
 
 /// A loaded sim object with its artifact metadata.
@@ -55,7 +48,6 @@ struct SimFunction {
 struct Device {
   SimOptions options;
   std::map<uintptr_t, Allocation> allocations;
-  std::map<uintptr_t, NamedBuffer> named;
   size_t allocatedBytes = 0;
   /// The first failure of a launch, returned by every later
   /// synchronization (CUDA errors are sticky) until the context is

@@ -927,17 +927,12 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
   for (size_t i = 0; i < params.size(); ++i) {
     uintptr_t p = uintptr_t(params[i]);
     Allocation *a = dev.find(p, 0);
-    auto named = dev.named.find(p);
     size_t extent = a ? a->bytes - (p - a->base) : 0;
     std::string name = "parameter " + std::to_string(i);
     if (extents.size() == params.size() && a) {
       // The executor said which buffer this argument is.
       extent = std::min<size_t>(extent, extents[i]);
       name += ", " + names[i];
-    } else if (named != dev.named.end() && a &&
-               named->second.bytes <= extent) {
-      extent = named->second.bytes;
-      name += ", " + named->second.name;
     }
     l.extents.push_back(extent);
     l.allocations.push_back(a);

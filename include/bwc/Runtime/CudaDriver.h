@@ -105,12 +105,8 @@ struct DriverApi {
   /// Optional (CUDA 11.1+; null when the driver lacks it): with
   /// CU_EVENT_RECORD_EXTERNAL during stream capture, an event record node.
   CUresult (*cuEventRecordWithFlags)(CUevent, CUstream, unsigned) = nullptr;
-  /// cuda-sim only (null in a real driver): names the buffer of `bytes` at
-  /// a device pointer, so that memcheck checks a kernel parameter starting
-  /// there against the buffer's extent rather than its allocation's.
-  CUresult (*bwcSimRegisterBuffer)(CUdeviceptr, size_t, const char *) =
-      nullptr;
-  /// cuda-sim only: the byte extent and name of each argument of the next
+  /// cuda-sim only (null in a real driver): the byte extent and name of
+  /// each argument of the next
   /// cuLaunchKernel (buffers of the arena share starts over their
   /// lifetimes, so a start alone does not say which one a launch means).
   CUresult (*bwcSimSetLaunchArguments)(const uint64_t *bytes,
