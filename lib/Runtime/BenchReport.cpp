@@ -181,7 +181,8 @@ std::string benchReportJson(const Artifact &a, const BenchReport &r) {
 }
 
 bool runBenchmark(Executor &exec, const BenchOptions &o,
-                  const std::vector<HostTensor> &inputs, std::string &error) {
+                  const std::vector<HostTensor> &inputs, std::string &error,
+                  BenchReport *result) {
   BenchReport report;
   report.device = exec.deviceName();
   report.runs = o.runs;
@@ -209,6 +210,8 @@ bool runBenchmark(Executor &exec, const BenchOptions &o,
     return false;
   const Artifact &a = exec.artifact();
   std::fputs(formatBenchReport(a, report).c_str(), stdout);
+  if (result)
+    *result = report;
   if (o.jsonFile.empty())
     return true;
   FILE *f = std::fopen(o.jsonFile.c_str(), "w");

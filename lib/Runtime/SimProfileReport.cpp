@@ -33,18 +33,8 @@ std::string jsonEscape(const std::string &s) {
 
 } // namespace
 
-bool reportSimProfile(const Artifact &a,
-                      const std::vector<sim::LaunchProfile> &profiles,
-                      const std::string &jsonFile, std::string &error) {
-  std::printf("cuda-sim profile: counters exact for the sampled blocks "
-              "(at most 64 per launch, evenly spaced); est. us = "
-              "max(cost-model bytes / sector efficiency / %.0f GB/s, flops "
-              "/ peak) on an H200, an estimate, not a measurement\n",
-              kH200CopyGBps);
-  std::printf("%4s  %-40s %9s %9s %10s %9s %10s %6s %6s %9s %6s %8s %11s %9s\n",
-              "#", "kernel", "blocks", "sampled", "ld req", "ld sect",
-              "st req", "st sect", "eff", "B/req", "shared", "ways",
-              "warp instr", "est. us");
+std::string simProfileJson(const Artifact &a,
+                           const std::vector<sim::LaunchProfile> &profiles) {
   std::ostringstream json;
   json << "{\n  \"device\": \"cuda-sim\",\n  \"sampling\": \"at most 64 "
           "blocks per launch, evenly spaced; counters exact for them\",\n"
@@ -60,16 +50,6 @@ bool reportSimProfile(const Artifact &a,
     double bytes = double(k.bytesRead + k.bytesWritten);
     bytesTotal += bytes;
     fetchedTotal += bytes / std::max(p.sectorEfficiency(), 1e-6);
-    std::printf("%4zu  %-40.40s %9llu %9llu %10llu %9llu %10llu %6llu %6.3f "
-                "%9.2f %6llu %8.3f %11.4g %9.3f\n",
-                i, k.name.c_str(), (unsigned long long)p.blocks,
-                (unsigned long long)p.sampledBlocks,
-                (unsigned long long)p.globalLoadRequests,
-                (unsigned long long)p.globalLoadSectors,
-                (unsigned long long)p.globalStoreRequests,
-                (unsigned long long)p.globalStoreSectors, p.sectorEfficiency(),
-                p.bytesPerRequest(), (unsigned long long)p.sharedRequests,
-                p.sharedConflictWays(), p.warpInstructions, est);
     json << (i ? "," : "") << "\n    {\"launch\": " << i << ", \"name\": \""
          << jsonEscape(k.name) << "\", \"ops\": \"" << jsonEscape(k.ops)
          << "\", \"bytes\": " << (k.bytesRead + k.bytesWritten)
@@ -93,15 +73,50 @@ bool reportSimProfile(const Artifact &a,
          << ", \"shared_conflict_ways\": " << p.sharedConflictWays() << "}}";
   }
   double weighted = fetchedTotal > 0 ? bytesTotal / fetchedTotal : 1.0;
+  json << "\n  ],\n  \"bytes_weighted_sector_efficiency\": " << weighted
+       << "\n}\n";
+  return json.str();
+}
+
+bool reportSimProfile(const Artifact &a,
+                      const std::vector<sim::LaunchProfile> &profiles,
+                      const std::string &jsonFile, std::string &error) {
+  std::printf("cuda-sim profile: counters exact for the sampled blocks "
+              "(at most 64 per launch, evenly spaced); est. us = "
+              "max(cost-model bytes / sector efficiency / %.0f GB/s, flops "
+              "/ peak) on an H200, an estimate, not a measurement\n",
+              kH200CopyGBps);
+  std::printf("%4s  %-40s %9s %9s %10s %9s %10s %6s %6s %9s %6s %8s %11s %9s\n",
+              "#", "kernel", "blocks", "sampled", "ld req", "ld sect", "st req",
+              "st sect", "eff", "B/req", "shared", "ways", "warp instr",
+              "est. us");
+  double bytesTotal = 0, fetchedTotal = 0;
+  for (size_t i = 0; i < profiles.size() && i < a.launches.size(); ++i) {
+    const sim::LaunchProfile &p = profiles[i];
+    const Kernel &k = a.kernels[a.launches[i].kernel];
+    double est = estimateH200Us(k, p);
+    double bytes = double(k.bytesRead + k.bytesWritten);
+    bytesTotal += bytes;
+    fetchedTotal += bytes / std::max(p.sectorEfficiency(), 1e-6);
+    std::printf("%4zu  %-40.40s %9llu %9llu %10llu %9llu %10llu %6llu %6.3f "
+                "%9.2f %6llu %8.3f %11.4g %9.3f\n",
+                i, k.name.c_str(), (unsigned long long)p.blocks,
+                (unsigned long long)p.sampledBlocks,
+                (unsigned long long)p.globalLoadRequests,
+                (unsigned long long)p.globalLoadSectors,
+                (unsigned long long)p.globalStoreRequests,
+                (unsigned long long)p.globalStoreSectors, p.sectorEfficiency(),
+                p.bytesPerRequest(), (unsigned long long)p.sharedRequests,
+                p.sharedConflictWays(), p.warpInstructions, est);
+  }
+  double weighted = fetchedTotal > 0 ? bytesTotal / fetchedTotal : 1.0;
   std::printf("      bytes-weighted sector efficiency %.3f over %zu "
               "launches\n",
               weighted, std::min(profiles.size(), a.launches.size()));
-  json << "\n  ],\n  \"bytes_weighted_sector_efficiency\": " << weighted
-       << "\n}\n";
   if (jsonFile.empty())
     return true;
   std::ofstream out(jsonFile);
-  out << json.str();
+  out << simProfileJson(a, profiles);
   if (!out) {
     error = "cannot write " + jsonFile;
     return false;

@@ -8,7 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "bwc/Runtime/TensorFile.h"
+
 #include "FileUtil.h"
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
 
 #include <cstring>
 
@@ -335,6 +339,26 @@ bool readTensorFile(const std::string &path, HostTensor &t,
   if (!parseTensorProto(bytes, t, error)) {
     error = path + ": " + error;
     return false;
+  }
+  return true;
+}
+
+bool makeDirectories(const std::string &path, std::string &error) {
+  if (path.empty())
+    return error = "empty folder name", false;
+  for (size_t i = 1; i <= path.size(); ++i) {
+    if (i != path.size() && path[i] != '/')
+      continue;
+    std::string part = path.substr(0, i);
+    struct stat st;
+    if (stat(part.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        return error = "'" + part + "' exists and is not a folder", false;
+      continue;
+    }
+    if (mkdir(part.c_str(), 0777) != 0 && errno != EEXIST)
+      return error = "cannot create '" + part + "': " + std::strerror(errno),
+             false;
   }
   return true;
 }

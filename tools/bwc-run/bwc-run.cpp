@@ -4,7 +4,8 @@
 //           [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A]
 //           [--bench N] [--measure-peak] [--peak-copy-bytes B]
 //           [--peak-gbps G] [--peak-gflops F] [--cuda-graph] [--json FILE]
-//           [--device cuda|cuda-sim] [--sanitize LIST] [--profile] [--quiet]
+//           [--device cuda|cuda-sim] [--sanitize LIST] [--profile]
+//           [--trace FILE] [--quiet] [--help] [--version]
 //
 // --input/--output-dir run once and write output_K.pb files; --check runs
 // every test_data_set_* of an ONNX test case and compares with its
@@ -12,14 +13,16 @@
 // summary and the per-kernel table (docs/runtime-cuda.md). The artifact's
 // target picks the executor (CPU or CUDA); --device=cuda-sim runs a CUDA
 // artifact's kernels on the CPU with --sanitize's checks, and --profile
-// prints their memory counters (docs/targets/cuda-sim.md). Any bad artifact or input is a
-// one-line error on stderr and exit code 1.
+// prints their memory counters (docs/targets/cuda-sim.md). Any bad artifact or
+// input is a one-line error on stderr and exit code 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "bwc/Runtime/BenchReport.h"
 #include "bwc/Runtime/Executor.h"
 #include "bwc/Runtime/SimProfileReport.h"
+#include "bwc/Runtime/Trace.h"
+#include "bwc/Version.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,7 +54,48 @@ struct Options {
   /// --sim-timeout: seconds a cuda-sim launch may run (< 0: the default).
   double simTimeout = -1;
   BenchOptions benchOptions;
+  /// --trace: a Chrome trace of the last run's launches.
+  std::string traceFile;
+  bool help = false, version = false;
 };
+
+const char *kUsage = R"(usage: bwc-run OUT.bwc [options]
+
+Runs an artifact bwc-compile wrote, on the device its target names.
+
+Inputs and outputs:
+  --input NAME=FILE.pb   an input (ONNX TensorProto); repeat per input
+  --output-dir DIR       write output_K.pb files (DIR is created)
+  --check CASE_DIR       run every test_data_set_* of an ONNX test case and
+                         compare with its references
+  --tolerance T          with --check: relative L2 limit per output
+                         (default: ONNX's elementwise 1e-7 + 1e-3*|ref|)
+  --abs-tolerance A      with --tolerance: also pass at max abs error <= A
+  --quiet                print failures and summaries only
+
+Timing:
+  --bench N              time N runs after a warm-up: latency and the
+                         per-kernel table
+  --measure-peak         also measure the device's copy bandwidth
+  --peak-copy-bytes B    bytes per copy of --measure-peak
+  --peak-gbps G          the copy bandwidth to compare with (GB/s)
+  --peak-gflops F        the peak flop rate to compare with (GFLOP/s)
+  --cuda-graph           CUDA: replay the launches as one CUDA graph
+  --json FILE            write --bench's or --profile's figures as JSON
+  --trace FILE           write the run's launches as a Chrome trace
+                         (chrome://tracing, Perfetto)
+
+Device:
+  --device cuda|cuda-sim CUDA artifacts: the GPU (default) or the kernels
+                         emulated on the CPU
+  --sanitize LIST        cuda-sim: memcheck,racecheck,synccheck,initcheck,
+                         all or none (default memcheck,synccheck)
+  --profile              cuda-sim: per-kernel memory counters
+  --sim-timeout S        cuda-sim: seconds a launch may run (0: no limit)
+
+  --help, -h             this text
+  --version              bwc's version
+)";
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "bwc-run: error: %s\n", message.c_str());
@@ -119,8 +163,7 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       o.benchOptions.peakGflops = number;
     } else if (flag("--device")) {
       if (value != "cuda" && value != "cuda-sim")
-        return error = "--device expects cuda or cuda-sim, got '" + value +
-                       "'",
+        return error = "--device expects cuda or cuda-sim, got '" + value + "'",
                false;
       o.device = value;
     } else if (flag("--sanitize")) {
@@ -129,6 +172,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       if (!parseNumber(value, number) || number < 0)
         return error = "--sim-timeout expects seconds (0: none)", false;
       o.simTimeout = number;
+    } else if (flag("--trace")) {
+      o.traceFile = value;
     } else if (flag("--json")) {
       o.benchOptions.jsonFile = value;
     } else if (!error.empty()) {
@@ -142,14 +187,11 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
     } else if (arg == "--profile") {
       o.profile = true;
     } else if (arg == "--help" || arg == "-h") {
-      return error = "usage: bwc-run OUT.bwc [--input NAME=FILE.pb]... "
-                     "[--output-dir D] [--check CASE_DIR] [--tolerance=T] [--abs-tolerance=A] "
-                     "[--bench N] [--measure-peak] [--peak-copy-bytes B] "
-                     "[--peak-gbps G] [--peak-gflops F] [--cuda-graph] "
-                     "[--device cuda|cuda-sim] [--profile] [--sim-timeout S] "
-                     "[--sanitize memcheck,racecheck,synccheck,initcheck|all|none] "
-                     "[--json FILE] [--quiet]",
-             false;
+      o.help = true;
+      return true;
+    } else if (arg == "--version") {
+      o.version = true;
+      return true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       return error = "unknown option '" + arg + "'", false;
     } else if (o.artifact.empty()) {
@@ -257,8 +299,8 @@ Comparison compare(const HostTensor &out, const HostTensor &ref,
   if (out.desc.dtype != ref.desc.dtype && tolerance < 0) {
     c.pass = false;
     c.why = std::string("a ") + dtypeName(out.desc.dtype) +
-            " output needs --tolerance against a " +
-            dtypeName(ref.desc.dtype) + " reference";
+            " output needs --tolerance against a " + dtypeName(ref.desc.dtype) +
+            " reference";
     return c;
   }
   bool floating = isFloat(out.desc.dtype);
@@ -290,8 +332,8 @@ Comparison compare(const HostTensor &out, const HostTensor &ref,
     c.pass = false;
     c.why = std::to_string(badNonFinite) + " non-finite values differ";
   } else if (tolerance >= 0 && floating) {
-    c.pass = c.relL2 <= tolerance ||
-             (absTolerance > 0 && c.maxAbs <= absTolerance);
+    c.pass =
+        c.relL2 <= tolerance || (absTolerance > 0 && c.maxAbs <= absTolerance);
     if (!c.pass)
       c.why = "relative L2 error above " + std::to_string(tolerance);
   } else if (bad) {
@@ -415,8 +457,8 @@ int runCheck(Executor &exec, const Options &o,
       else if (k < files.size())
         inputs[k] = files[k];
       else
-        ok = false, error = "no input file for input '" + a.inputs[k].name +
-                            "' in " + dir;
+        ok = false,
+        error = "no input file for input '" + a.inputs[k].name + "' in " + dir;
       adoptBf16Bits(inputs[k], a.inputs[k].dtype);
       roundFloatInput(inputs[k], a.inputs[k].dtype);
     }
@@ -499,6 +541,16 @@ int main(int argc, char **argv) {
   std::string error;
   if (!parseArgs(argc, argv, o, error))
     return fail(error);
+  if (o.help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (o.version) {
+    std::printf("bwc-run (bwc %s)\n", BWC_VERSION);
+    return 0;
+  }
+  if (!o.outputDir.empty() && !makeDirectories(o.outputDir, error))
+    return fail("--output-dir: " + error);
   Artifact artifact;
   if (!readArtifactFile(o.artifact, artifact, error))
     return fail(error);
@@ -519,9 +571,12 @@ int main(int argc, char **argv) {
 
   std::vector<HostTensor> inputs;
   int rc = 0;
+  BenchReport benchReport;
+  bool benched = false;
   if (!o.checkDir.empty())
     rc = runCheck(*exec, o, inputs);
-  if (!o.inputs.empty() || (o.checkDir.empty() && !o.bench) ||
+  if (!o.inputs.empty() ||
+      (o.checkDir.empty() && !o.bench && o.traceFile.empty()) ||
       (o.checkDir.empty() && a.inputs.empty())) {
     if (!readInputs(a, o, inputs, error))
       return fail(error);
@@ -535,8 +590,9 @@ int main(int argc, char **argv) {
         inputs.push_back({d, std::vector<uint8_t>(d.bytes())});
     }
     o.benchOptions.runs = o.bench;
-    if (!runBenchmark(*exec, o.benchOptions, inputs, error))
+    if (!runBenchmark(*exec, o.benchOptions, inputs, error, &benchReport))
       return fail(error);
+    benched = true;
     if (o.device == "cuda-sim")
       std::printf("note: cuda-sim times are the emulator's CPU times, not "
                   "GPU timings; --profile gives its counters\n");
@@ -545,10 +601,30 @@ int main(int argc, char **argv) {
     // The last run's launches (--check runs every data set).
     std::vector<sim::LaunchProfile> all = sim::simProfiles();
     size_t n = a.launches.size();
-    std::vector<sim::LaunchProfile> last(
-        all.end() - std::min(all.size(), n), all.end());
+    std::vector<sim::LaunchProfile> last(all.end() - std::min(all.size(), n),
+                                         all.end());
     if (!reportSimProfile(a, last, o.benchOptions.jsonFile, error))
       return fail(error);
+  }
+  if (!o.traceFile.empty()) {
+    // --bench's per-launch medians, else one timed run of the inputs (or
+    // zeros) just for the trace.
+    if (!benched) {
+      if (inputs.size() != a.inputs.size()) {
+        inputs.clear();
+        for (const TensorDesc &d : a.inputs)
+          inputs.push_back({d, std::vector<uint8_t>(d.bytes())});
+      }
+      benchReport.device = exec->deviceName();
+      if (!exec->benchmark(inputs, 1, 1, benchReport.stats, error))
+        return fail(error);
+    }
+    std::string timing = benchReport.stats.kernelTiming;
+    if (o.device == "cuda-sim" && a.target == "cuda")
+      timing += " (cuda-sim: the emulator's CPU times, not GPU timings)";
+    if (!writeChromeTrace(o.traceFile, a, benchReport.stats.launchMedianMs,
+                          benchReport.device, timing, error))
+      return fail("--trace: " + error);
   }
   if (o.device == "cuda-sim" && !o.quiet) {
     sim::SimStats s = sim::simStats();

@@ -49,9 +49,10 @@ struct BenchOptions {
 };
 
 /// The peaks, up to 10 warm-up runs then `runs` timed runs, the report on
-/// stdout and the JSON file.
+/// stdout and the JSON file; `result`, when given, receives the report.
 bool runBenchmark(Executor &exec, const BenchOptions &options,
-                  const std::vector<HostTensor> &inputs, std::string &error);
+                  const std::vector<HostTensor> &inputs, std::string &error,
+                  BenchReport *result = nullptr);
 
 } // namespace bwc::rt
 

@@ -30,6 +30,12 @@ constexpr double kH200TensorGFlops = 989400.0;
 /// configuration has mma=1. An estimate, never a measurement.
 double estimateH200Us(const Kernel &kernel, const sim::LaunchProfile &p);
 
+/// The counters of `profiles` (one per launch, in launch order) as the JSON
+/// document --profile --json writes: a "kernels" array with a "counters"
+/// object each, and the bytes-weighted sector efficiency.
+std::string simProfileJson(const Artifact &artifact,
+                           const std::vector<sim::LaunchProfile> &profiles);
+
 /// Prints the table of the artifact's launches (`profiles`, one per launch
 /// in order) on stdout and, with `jsonFile`, writes them as JSON; false
 /// with `error` when the file cannot be written.

@@ -50,6 +50,10 @@ bool writeTensorFile(const std::string &path, const HostTensor &t,
                      std::string &error);
 
 /// "2x3", or "scalar" for rank 0.
+/// Creates the folder `path` and any missing parents (mkdir -p); false with
+/// `error` naming the part that could not be created.
+bool makeDirectories(const std::string &path, std::string &error);
+
 std::string formatShape(const std::vector<int64_t> &shape);
 
 } // namespace bwc::rt

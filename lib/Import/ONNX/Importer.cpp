@@ -164,27 +164,45 @@ LogicalResult
 GraphImporter::bindInputValues(onnx::GraphProto &graph,
                                const llvm::StringSet<> &initNames) {
   bool ok = true;
-  for (const auto &[name, file] : options.inputValueFiles) {
+  // Files (--input-value) and in-memory TensorProtos (the compiler API's
+  // input values) alike; `file` is empty for the latter.
+  std::vector<std::tuple<std::string, std::string, const std::string *>>
+      sources;
+  for (const auto &[name, file] : options.inputValueFiles)
+    sources.emplace_back(name, file, nullptr);
+  for (const auto &[name, bytes] : options.inputValueBytes)
+    sources.emplace_back(name, "", &bytes);
+  for (const auto &[name, file, bytes] : sources) {
     const onnx::ValueInfoProto *vi = nullptr;
     for (const auto &in : graph.input())
       if (in.name() == name && !initNames.contains(name))
         vi = &in;
     if (!vi) {
-      modelError() << "--input-value names '" << name
+      modelError() << "input value names '" << name
                    << "', which is not a graph input";
       ok = false;
       continue;
     }
-    auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
-                                           /*RequiresNullTerminator=*/false);
     onnx::TensorProto t;
-    if (!buf || (*buf)->getBufferSize() > (size_t)INT_MAX ||
-        !t.ParseFromArray((*buf)->getBufferStart(),
-                          (int)(*buf)->getBufferSize())) {
-      modelError() << "--input-value for '" << name << "': '" << file
-                   << "' is not a readable ONNX TensorProto file";
-      ok = false;
-      continue;
+    if (bytes) {
+      if (bytes->size() > (size_t)INT_MAX ||
+          !t.ParseFromArray(bytes->data(), (int)bytes->size())) {
+        modelError() << "input value for '" << name
+                     << "' is not a serialized ONNX TensorProto";
+        ok = false;
+        continue;
+      }
+    } else {
+      auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+      if (!buf || (*buf)->getBufferSize() > (size_t)INT_MAX ||
+          !t.ParseFromArray((*buf)->getBufferStart(),
+                            (int)(*buf)->getBufferSize())) {
+        modelError() << "--input-value for '" << name << "': '" << file
+                     << "' is not a readable ONNX TensorProto file";
+        ok = false;
+        continue;
+      }
     }
     const auto &tt = vi->type().tensor_type();
     bool shapeOk = !tt.has_shape() || tt.shape().dim_size() == t.dims_size();
@@ -358,6 +376,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       failed(bindInputValues(graph, initNames)))
     return nullptr;
   for (const auto &[name, file] : options.inputValueFiles)
+    initNames.insert(name);
+  for (const auto &[name, bytes] : options.inputValueBytes)
     initNames.insert(name);
 
   bool externalOk = true;

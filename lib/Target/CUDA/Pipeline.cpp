@@ -32,7 +32,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -41,14 +43,12 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -73,10 +73,9 @@ namespace {
 bool hasNativeLowering(Operation *op) {
   return isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
              math::FmaOp, math::FloorOp, math::CeilOp, math::TruncOp,
-             math::RoundEvenOp, math::RoundOp, math::CopySignOp,
-             math::IsNaNOp, math::IsInfOp, math::IsFiniteOp,
-             math::CountLeadingZerosOp, math::CountTrailingZerosOp,
-             math::CtPopOp>(op);
+             math::RoundEvenOp, math::RoundOp, math::CopySignOp, math::IsNaNOp,
+             math::IsInfOp, math::IsFiniteOp, math::CountLeadingZerosOp,
+             math::CountTrailingZerosOp, math::CtPopOp>(op);
 }
 
 /// Integer power (ONNX Pow on integers) as branch-free square-and-multiply
@@ -104,15 +103,15 @@ struct ExpandIPowI : OpRewritePattern<math::IPowIOp> {
           rewriter, loc, arith::CmpIPredicate::ne,
           arith::AndIOp::create(rewriter, loc, bits, one), zero);
       result = arith::SelectOp::create(
-          rewriter, loc, odd, arith::MulIOp::create(rewriter, loc, result, square),
-          result);
+          rewriter, loc, odd,
+          arith::MulIOp::create(rewriter, loc, result, square), result);
       square = arith::MulIOp::create(rewriter, loc, square, square);
       bits = arith::ShRUIOp::create(rewriter, loc, bits, one);
     }
     Value negative = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::slt, exp, zero);
-    Value isOne =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, base, one);
+    Value isOne = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        base, one);
     Value isMinusOne = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, base, c(-1));
     Value oddExp = arith::CmpIOp::create(
@@ -133,9 +132,9 @@ struct ExpandIPowI : OpRewritePattern<math::IPowIOp> {
 LogicalResult expandMath(gpu::GPUModuleOp gpuModule) {
   RewritePatternSet patterns(gpuModule.getContext());
   patterns.add<ExpandIPowI>(gpuModule.getContext());
-  math::populateExpansionPatterns(
-      patterns, {"powf", "fpowi", "sinh", "cosh", "asinh", "acosh", "atanh",
-                 "tan", "exp2", "round", "ctlz"});
+  math::populateExpansionPatterns(patterns, {"powf", "fpowi", "sinh", "cosh",
+                                             "asinh", "acosh", "atanh", "tan",
+                                             "exp2", "round", "ctlz"});
   populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
   populateMathPolynomialApproximationPatterns(patterns,
                                               [](StringRef) { return true; });
@@ -143,13 +142,14 @@ LogicalResult expandMath(gpu::GPUModuleOp gpuModule) {
     return gpuModule.emitError() << "expects math rewrites to converge";
   WalkResult left = gpuModule.walk([](Operation *op) {
     if (op->getDialect() &&
-        op->getDialect()->getNamespace() == math::MathDialect::getDialectNamespace() &&
+        op->getDialect()->getNamespace() ==
+            math::MathDialect::getDialectNamespace() &&
         !hasNativeLowering(op)) {
       auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
       op->emitError() << "expects math ops with a GPU lowering that needs no "
                          "libdevice but got '"
-                      << op->getName() << "' on "
-                      << op->getOperand(0).getType() << " in kernel "
+                      << op->getName() << "' on " << op->getOperand(0).getType()
+                      << " in kernel "
                       << (kernel ? kernel.getName() : StringRef("?"));
       return WalkResult::interrupt();
     }
@@ -204,8 +204,8 @@ LogicalResult replaceGpuModule(ModuleOp module,
   std::string error;
   auto file = openInputFile(path, &error);
   if (!file)
-    return module.emitError() << "cannot read --gpu-module " << path << ": "
-                              << error;
+    return module.emitError()
+           << "cannot read --gpu-module " << path << ": " << error;
   llvm::SourceMgr sources;
   sources.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> parsed =
@@ -214,12 +214,12 @@ LogicalResult replaceGpuModule(ModuleOp module,
     return failure();
   auto replacement = parsed->lookupSymbol<gpu::GPUModuleOp>("bwc_kernels");
   if (!replacement)
-    return module.emitError() << "expects a gpu.module @bwc_kernels in "
-                              << path;
+    return module.emitError()
+           << "expects a gpu.module @bwc_kernels in " << path;
   for (const ::bwc::rt::Kernel &k : artifact.kernels)
     if (!replacement.lookupSymbol<gpu::GPUFuncOp>(k.name))
-      return module.emitError() << "expects kernel @" << k.name << " in "
-                                << path;
+      return module.emitError()
+             << "expects kernel @" << k.name << " in " << path;
   module.lookupSymbol<gpu::GPUModuleOp>("bwc_kernels").erase();
   replacement->remove();
   module.getBody()->push_back(replacement);
@@ -322,8 +322,8 @@ FailureOr<std::string> mlir::bwc::assemblePtx(Location loc, StringRef ptx,
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(err),
                                           StringRef(err)};
   std::string execError;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, redirects, 0,
-                                     0, &execError);
+  int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, redirects, 0, 0,
+                                     &execError);
   if (rc != 0) {
     auto log = llvm::MemoryBuffer::getFile(err);
     std::string text = log ? (*log)->getBuffer().trim().str() : execError;
@@ -343,18 +343,13 @@ FailureOr<std::string> mlir::bwc::assemblePtx(Location loc, StringRef ptx,
   return (*cubin)->getBuffer().str();
 }
 
-LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
-                                      ::bwc::rt::Artifact &artifact,
-                                      const CudaOptions &options,
-                                      std::string *gpuModule) {
-  MLIRContext &ctx = *module.getContext();
-  loadCudaDialects(ctx);
-  PassManager configure(&ctx);
+void mlir::bwc::addKernelConfigurationPasses(PassManager &pm,
+                                             const CudaOptions &options) {
   ConfigureKernelsPassOptions config;
   config.smCount = options.smCount;
   config.convGemm = options.convGemm;
   config.tensorCores = options.tensorCores;
-  configure.addPass(createConfigureKernelsPass(config));
+  pm.addPass(createConfigureKernelsPass(config));
   if (options.tile) {
     TilePassOptions tile;
     tile.smCount = options.smCount;
@@ -362,14 +357,24 @@ LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
     tile.tensorCores = options.tensorCores;
     if (!options.tileEmitters.empty())
       tile.emitters = options.tileEmitters;
-    configure.addPass(createTilePass(tile));
+    pm.addPass(createTilePass(tile));
   }
   if (!options.tuningCache.empty()) {
     ApplyTuningPassOptions tuning;
     tuning.cache = options.tuningCache;
     tuning.gpu = options.tuneGpu;
-    configure.addPass(createApplyTuningPass(tuning));
+    pm.addPass(createApplyTuningPass(tuning));
   }
+}
+
+LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
+                                      ::bwc::rt::Artifact &artifact,
+                                      const CudaOptions &options,
+                                      std::string *gpuModule) {
+  MLIRContext &ctx = *module.getContext();
+  loadCudaDialects(ctx);
+  PassManager configure(&ctx);
+  addKernelConfigurationPasses(configure, options);
   if (failed(configure.run(module)))
     return failure();
 
@@ -377,9 +382,9 @@ LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
   for (::bwc::rt::Kernel &k : artifact.kernels) {
     StringRef name = StringRef(k.name).drop_back(kPackedSuffix.size());
     auto kernel = module.lookupSymbol<func::FuncOp>(name);
-    auto dict = kernel ? kernel->getAttrOfType<DictionaryAttr>(
-                             kKernelConfigAttrName)
-                       : DictionaryAttr();
+    auto dict =
+        kernel ? kernel->getAttrOfType<DictionaryAttr>(kKernelConfigAttrName)
+               : DictionaryAttr();
     if (!dict)
       return module.emitError() << "expects a configured kernel @" << name,
              failure();

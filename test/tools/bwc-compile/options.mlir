@@ -45,7 +45,7 @@
 // CODEGEN: bwc-compile: --codegen expects linalg or elemental but got 'loops'
 // ELEMCONV: bwc-compile: --elemental-conv expects direct or gemm but got 'winograd'
 // PEAK: bwc-compile: --peak-bw expects a positive GB/s figure
-// SHAPE: bwc-compile: --input-shape and --input-value apply to ONNX models only
+// SHAPE: error: --input-shape and --input-value apply to ONNX models only
 // MISSING: error
 // OUT: bwc-compile: {{.*}}out.bwc
 

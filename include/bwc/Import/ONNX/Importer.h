@@ -27,6 +27,9 @@ struct OnnxImportOptions {
   /// tensors do in TensorRT. Used for inputs that feed shape operands
   /// (Reshape's shape, Slice's starts, Resize's scales, ...).
   std::map<std::string, std::string> inputValueFiles;
+  /// The same, as serialized TensorProto bytes (the compiler API's
+  /// `input_values`).
+  std::map<std::string, std::string> inputValueBytes;
   /// Name of the function that holds the graph.
   std::string funcName = "main";
   /// Initializers with more elements than this become dense_resource blobs

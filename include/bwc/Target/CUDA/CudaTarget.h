@@ -16,6 +16,10 @@
 
 #include <string>
 
+namespace mlir {
+class PassManager;
+} // namespace mlir
+
 namespace mlir::bwc {
 
 /// The architecture every PTX module targets.
@@ -106,6 +110,12 @@ std::string findPtxas(const CudaOptions &options);
 /// `loc` with ptxas's messages and the kernel they point into.
 FailureOr<std::string> assemblePtx(Location loc, StringRef ptx,
                                    StringRef ptxas);
+
+/// The passes that decide each outlined kernel's configuration, as
+/// emitCudaCode runs them: bwc-configure-kernels, bwc-tile (options.tile)
+/// and bwc-apply-tuning (options.tuningCache). The report's coalescing
+/// figures come from the same configuration, whatever the target.
+void addKernelConfigurationPasses(PassManager &pm, const CudaOptions &options);
 
 /// The whole CUDA code generation of bwc-compile: configures the kernels,
 /// records each launch configuration in `artifact.kernels`, builds and

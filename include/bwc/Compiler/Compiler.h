@@ -1,0 +1,108 @@
+//===- Compiler.h - The whole pipeline as one call --------------*- C++ -*-===//
+//
+// The compiler as a library: a model (a file, bytes, or an imported module)
+// and the options of bwc-compile in, the artifact, its report and the
+// diagnostics out. bwc-compile, the Python module and the tests are thin
+// shells over `compile` (docs/compiler-api.md), as iree-compile is over
+// IREE's compiler API.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BWC_COMPILER_COMPILER_H
+#define BWC_COMPILER_COMPILER_H
+
+#include "bwc/Analysis/CostModel.h"
+#include "bwc/Runtime/Artifact.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir::bwc {
+
+/// Every bwc-compile option, with its default; the values are the flags'
+/// spellings (docs/compiler-api.md lists them).
+struct CompileOptions {
+  std::string target = "cpu";    ///< cpu or cuda
+  std::string emit = "artifact"; ///< artifact; with cuda also ptx, gpu, sim
+  int64_t smCount = 132;
+  std::string codegen = "linalg";       ///< CPU: linalg or elemental
+  std::string elementalConv = "direct"; ///< direct or gemm
+  /// --input-shape values, NAME=D0xD1x...
+  std::vector<std::string> inputShapes;
+  /// --input-value values, NAME=FILE.pb
+  std::vector<std::string> inputValues;
+  /// Input values as serialized ONNX TensorProtos, by input name.
+  std::map<std::string, std::string> inputValueBytes;
+  std::string fusion = "default"; ///< default or none
+  std::string precision = "fp32"; ///< fp32, fp16 or bf16
+  std::string ioPrecision = "fp32";
+  std::string layout = "auto"; ///< auto, nchw or nhwc
+  double peakBw = kDefaultPeakGBps;
+  /// Bytes, or with a KiB/MiB/GiB suffix; empty: no budget.
+  std::string memoryBudget;
+  std::string rematStrategy = "best";
+  std::string tile = "default"; ///< default or none
+  std::string tileEmitters;
+  std::string convKernels = "gemm";
+  std::string cudaSim = "on";
+  std::string gpuModuleFile;
+  std::string tensorCores = "on";
+  bool tune = false;
+  std::string tuningCache, tuneExport, tuneImport, tuneGpu;
+};
+
+/// Checks every option's value and their combinations; empty when valid,
+/// else one message naming the flag ("--tile expects default or none but
+/// got 'x'").
+std::string validateOptions(const CompileOptions &options);
+
+/// Where a model comes from: a file, or bytes in memory.
+struct ModelSource {
+  enum class Format { automatic, onnx, onnxText, mlir };
+  /// A file path; its extension picks the format when `format` is automatic
+  /// (.onnx, .onnxtext, else MLIR).
+  std::string path;
+  /// When not empty: the model itself (serialized ModelProto, ONNX text or
+  /// MLIR text); `path` then only names it in diagnostics and is where
+  /// external data files are looked up from (its folder).
+  std::string bytes;
+  Format format = Format::automatic;
+};
+
+struct CompileResult {
+  /// The artifact (emit == "artifact").
+  ::bwc::rt::Artifact artifact;
+  /// The text --emit=ptx|gpu|sim prints (otherwise empty).
+  std::string emitted;
+  /// The report, as --report-json writes it and the artifact carries it.
+  std::string reportJson;
+  /// The report as --report prints it.
+  std::string reportText;
+};
+
+/// Imports and compiles `source`. Every diagnostic, formatted as
+/// "file:line:col: error: message", goes to `diagnostics` as it is emitted;
+/// failure means at least one error was written there.
+FailureOr<CompileResult> compile(const ModelSource &source,
+                                 const CompileOptions &options,
+                                 llvm::raw_ostream &diagnostics);
+
+/// Compiles an imported module (a `main` program function in the bwc
+/// dialect), which it consumes. Diagnostics go to its context's handler.
+/// The context must hold the dialects registerAllDialects registers.
+FailureOr<CompileResult> compileModule(ModuleOp module,
+                                       const CompileOptions &options);
+
+/// The compiler's version ("bwc 0.2.0 (MLIR 22)").
+std::string compilerVersion();
+
+} // namespace mlir::bwc
+
+#endif // BWC_COMPILER_COMPILER_H
