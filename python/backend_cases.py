@@ -26,43 +26,32 @@ ConstantOfShape Range Trilu DepthToSpace SpaceToDepth Constant Dropout
 """.split())
 FOLDERS = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 
-# Operand positions that a static compiler needs as values at compile time
-# (TensorRT calls such inputs shape tensors).
-SHAPE_OPERANDS = {
-    "Reshape": [1], "Expand": [1], "Tile": [1], "Slice": [1, 2, 3, 4],
-    "Squeeze": [1], "Unsqueeze": [1], "Split": [1], "Pad": [1, 2, 3],
-    "ConstantOfShape": [0], "Range": [0, 1, 2], "Resize": [1, 2, 3],
-    "Upsample": [1], "Dropout": [1, 2],
-    **{op: [1] for op in ["ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
-                          "ReduceProd", "ReduceL1", "ReduceL2",
-                          "ReduceSumSquare", "ReduceLogSumExp"]},
-}
+# The shape-operand rule bwc.backend uses (bindings/python/bwc/
+# _shape_inputs.py), loaded by path: it imports nothing of bwc.
+def _load_shape_rule():
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "bindings", "python", "bwc", "_shape_inputs.py")
+    spec = importlib.util.spec_from_file_location("bwc_shape_inputs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_SHAPE_RULE = _load_shape_rule()
+SHAPE_OPERANDS = _SHAPE_RULE.SHAPE_OPERANDS
 
 
 def shape_inputs(case):
     """Graph inputs whose values reach a shape operand (through any chain
     of nodes), with the test-data file that holds each value."""
-    import onnx
     model = onnx.load(os.path.join(case, "model.onnx"), load_external_data=False)
     g = model.graph
     inits = {t.name for t in g.initializer}
     inputs = [i.name for i in g.input if i.name not in inits]
-    producer = {o: n for n in g.node for o in n.output}
-    todo = [n.input[k] for n in g.node
-            for k in SHAPE_OPERANDS.get(n.op_type, []) if k < len(n.input)]
-    seen, found = set(), set()
-    while todo:
-        t = todo.pop()
-        if not t or t in seen:
-            continue
-        seen.add(t)
-        if t in inputs:
-            found.add(t)
-        elif t in producer:
-            todo.extend(producer[t].input)
     data = os.path.join(case, "test_data_set_0")
     return [(name, os.path.join(data, f"input_{inputs.index(name)}.pb"))
-            for name in inputs if name in found]
+            for name in _SHAPE_RULE.shape_inputs(model)]
 
 
 def classify(root="/usr/share/libonnx-testdata/data"):

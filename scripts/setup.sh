@@ -16,6 +16,8 @@ PACKAGES=(
   libboost-context-dev
   # python tooling (model generators) on Debian's interpreter
   python3 python3-onnx python3-numpy python3-matplotlib
+  # the Python package (bindings/python) and its tests
+  pybind11-dev python3-pybind11 python3-dev python3-pytest
 )
 
 missing=()

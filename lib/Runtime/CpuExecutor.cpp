@@ -147,14 +147,14 @@ bool CpuExecutor::load(std::string &error) {
   return true;
 }
 
-bool CpuExecutor::bindInputs(const std::vector<HostTensor> &inputs,
+bool CpuExecutor::bindInputs(const std::vector<TensorRef> &inputs,
                              std::string &error) {
   const Artifact &a = artifact_;
   if (!checkInputs(a, inputs, error))
     return false;
   for (size_t i = 0; i < inputs.size(); ++i)
-    std::memcpy(bufferPtrs_[a.inputBuffers[i]], inputs[i].data.data(),
-                inputs[i].data.size());
+    std::memcpy(bufferPtrs_[a.inputBuffers[i]], inputs[i].data,
+                inputs[i].bytes);
   return true;
 }
 
@@ -168,7 +168,7 @@ void CpuExecutor::launchAll(std::vector<double> *launchMs) {
   }
 }
 
-bool CpuExecutor::run(const std::vector<HostTensor> &inputs,
+bool CpuExecutor::run(const std::vector<TensorRef> &inputs,
                       std::vector<HostTensor> &outputs, std::string &error) {
   if (!bindInputs(inputs, error))
     return false;
@@ -183,7 +183,7 @@ bool CpuExecutor::run(const std::vector<HostTensor> &inputs,
   return true;
 }
 
-bool CpuExecutor::benchmark(const std::vector<HostTensor> &inputs, int warmup,
+bool CpuExecutor::benchmark(const std::vector<TensorRef> &inputs, int warmup,
                             int iterations, BenchStats &stats,
                             std::string &error) {
   if (iterations < 1) {

@@ -69,7 +69,7 @@ constexpr const char *kAsyncFault =
 
 } // namespace
 
-bool CudaExecutor::benchmark(const std::vector<HostTensor> &inputs, int warmup,
+bool CudaExecutor::benchmark(const std::vector<TensorRef> &inputs, int warmup,
                              int iterations, BenchStats &stats,
                              std::string &error) {
   if (iterations < 1) {

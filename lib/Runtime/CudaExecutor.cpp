@@ -393,15 +393,15 @@ bool CudaExecutor::launchAll(bool sync, std::string &error,
   return true;
 }
 
-bool CudaExecutor::bindInputs(const std::vector<HostTensor> &inputs,
+bool CudaExecutor::bindInputs(const std::vector<TensorRef> &inputs,
                               std::string &error) {
   const Artifact &a = artifact_;
   if (!checkInputs(a, inputs, error))
     return false;
   for (size_t i = 0; i < inputs.size(); ++i)
     if (!check(driver_->api().cuMemcpyHtoD(bufferPtrs_[a.inputBuffers[i]],
-                                           inputs[i].data.data(),
-                                           inputs[i].data.size()),
+                                           inputs[i].data,
+                                           inputs[i].bytes),
                "cannot copy input '" + a.inputs[i].name + "' to the GPU",
                error))
       return false;
@@ -412,7 +412,7 @@ bool CudaExecutor::bindInputs(const std::vector<HostTensor> &inputs,
                "cannot finish copying the inputs to the GPU", error);
 }
 
-bool CudaExecutor::run(const std::vector<HostTensor> &inputs,
+bool CudaExecutor::run(const std::vector<TensorRef> &inputs,
                        std::vector<HostTensor> &outputs, std::string &error) {
   if (!bindInputs(inputs, error) ||
       !launchAll(options_.syncEachLaunch, error) ||

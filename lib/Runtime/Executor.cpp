@@ -34,7 +34,15 @@ bool copyBandwidth(uint64_t bytes, const std::vector<double> &ms,
   return true;
 }
 
-bool checkInputs(const Artifact &a, const std::vector<HostTensor> &inputs,
+std::vector<TensorRef> refsOf(const std::vector<HostTensor> &tensors) {
+  std::vector<TensorRef> refs;
+  refs.reserve(tensors.size());
+  for (const HostTensor &t : tensors)
+    refs.push_back({t.desc, t.data.data(), t.data.size()});
+  return refs;
+}
+
+bool checkInputs(const Artifact &a, const std::vector<TensorRef> &inputs,
                  std::string &error) {
   if (inputs.size() != a.inputs.size()) {
     error = "the model expects " + std::to_string(a.inputs.size()) +
@@ -43,7 +51,7 @@ bool checkInputs(const Artifact &a, const std::vector<HostTensor> &inputs,
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorDesc &want = a.inputs[i];
-    const HostTensor &got = inputs[i];
+    const TensorRef &got = inputs[i];
     std::string where = "input '" + want.name + "'";
     if (got.desc.dtype != want.dtype) {
       error = where + " has type " + dtypeName(got.desc.dtype) +
@@ -55,8 +63,8 @@ bool checkInputs(const Artifact &a, const std::vector<HostTensor> &inputs,
               " but the model expects " + formatShape(want.shape);
       return false;
     }
-    if (got.data.size() != want.bytes()) {
-      error = where + " has " + std::to_string(got.data.size()) +
+    if (got.bytes != want.bytes()) {
+      error = where + " has " + std::to_string(got.bytes) +
               " bytes of data but needs " + std::to_string(want.bytes());
       return false;
     }

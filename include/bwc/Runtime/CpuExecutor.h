@@ -29,10 +29,12 @@ public:
   CpuExecutor &operator=(const CpuExecutor &) = delete;
 
   const Artifact &artifact() const override { return artifact_; }
-  bool run(const std::vector<HostTensor> &inputs,
+  using Executor::benchmark;
+  using Executor::run;
+  bool run(const std::vector<TensorRef> &inputs,
            std::vector<HostTensor> &outputs, std::string &error) override;
   /// Times each launch with the steady clock as well as the whole list.
-  bool benchmark(const std::vector<HostTensor> &inputs, int warmup,
+  bool benchmark(const std::vector<TensorRef> &inputs, int warmup,
                  int iterations, BenchStats &stats,
                  std::string &error) override;
   /// memcpy between two host buffers.
@@ -43,7 +45,7 @@ public:
 private:
   CpuExecutor(Artifact artifact) : artifact_(std::move(artifact)) {}
   bool load(std::string &error);
-  bool bindInputs(const std::vector<HostTensor> &inputs, std::string &error);
+  bool bindInputs(const std::vector<TensorRef> &inputs, std::string &error);
   /// Runs the launch list; with `launchMs`, adds each launch's time.
   void launchAll(std::vector<double> *launchMs = nullptr);
 

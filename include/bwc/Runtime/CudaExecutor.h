@@ -36,12 +36,14 @@ public:
   CudaExecutor &operator=(const CudaExecutor &) = delete;
 
   const Artifact &artifact() const override { return artifact_; }
-  bool run(const std::vector<HostTensor> &inputs,
+  using Executor::benchmark;
+  using Executor::run;
+  bool run(const std::vector<TensorRef> &inputs,
            std::vector<HostTensor> &outputs, std::string &error) override;
   /// Whole-list latency from CUDA events around each run (a graph replay
   /// with ExecutorOptions::cudaGraph), then per-launch times from events
   /// around each launch, in separate passes.
-  bool benchmark(const std::vector<HostTensor> &inputs, int warmup,
+  bool benchmark(const std::vector<TensorRef> &inputs, int warmup,
                  int iterations, BenchStats &stats,
                  std::string &error) override;
   /// cuMemcpyDtoDAsync between two device buffers of `bytes`.
@@ -65,7 +67,7 @@ private:
   /// memory.
   bool deviceAlloc(uint64_t bytes, const std::string &what,
                    cuda::CUdeviceptr &ptr, std::string &error);
-  bool bindInputs(const std::vector<HostTensor> &inputs, std::string &error);
+  bool bindInputs(const std::vector<TensorRef> &inputs, std::string &error);
   /// Launches every kernel on the stream; with `sync`, synchronizes after
   /// each to attribute a fault. With `events` (2 per launch), records an
   /// event around each launch; with `eventNodes` too (during a stream

@@ -45,6 +45,18 @@ void summarizeRuns(BenchStats &stats);
 bool copyBandwidth(uint64_t bytes, const std::vector<double> &ms,
                    double &gbps, std::string &error);
 
+/// An input the caller owns: its description and bytes, not copied until
+/// the executor copies them into its buffers (the Python binding passes
+/// numpy arrays this way).
+struct TensorRef {
+  TensorDesc desc;
+  const void *data = nullptr;
+  size_t bytes = 0;
+};
+
+/// Views of `tensors` (valid while they are).
+std::vector<TensorRef> refsOf(const std::vector<HostTensor> &tensors);
+
 struct ExecutorOptions {
   /// CUDA: Executor::run synchronizes after every launch so that a fault
   /// names its kernel.
@@ -63,14 +75,22 @@ public:
   virtual const Artifact &artifact() const = 0;
   /// Checks every input against the signature, runs every launch and
   /// copies the outputs out (in the artifact's output order).
-  virtual bool run(const std::vector<HostTensor> &inputs,
+  virtual bool run(const std::vector<TensorRef> &inputs,
                    std::vector<HostTensor> &outputs, std::string &error) = 0;
+  bool run(const std::vector<HostTensor> &inputs,
+           std::vector<HostTensor> &outputs, std::string &error) {
+    return run(refsOf(inputs), outputs, error);
+  }
   /// Binds `inputs`, runs `warmup` untimed then `iterations` timed runs of
   /// the launch list (input/output copies excluded), timing the whole list
   /// and each launch.
-  virtual bool benchmark(const std::vector<HostTensor> &inputs, int warmup,
+  virtual bool benchmark(const std::vector<TensorRef> &inputs, int warmup,
                          int iterations, BenchStats &stats,
                          std::string &error) = 0;
+  bool benchmark(const std::vector<HostTensor> &inputs, int warmup,
+                 int iterations, BenchStats &stats, std::string &error) {
+    return benchmark(refsOf(inputs), warmup, iterations, stats, error);
+  }
   /// Copy bandwidth of the executor's memory, GB/s counting the bytes read
   /// and the bytes written: the median of `iterations` copies of `bytes`.
   virtual bool measureCopyBandwidth(uint64_t bytes, int iterations,
@@ -86,7 +106,7 @@ public:
 /// artifact's signature ("input 'x' has shape 1x3 but the model expects
 /// 2x3").
 bool checkInputs(const Artifact &artifact,
-                 const std::vector<HostTensor> &inputs, std::string &error);
+                 const std::vector<TensorRef> &inputs, std::string &error);
 
 /// The executor for the artifact's target; null with `error` when the
 /// target is unknown or its executor cannot load the artifact.

@@ -1,0 +1,251 @@
+"""The bwc package: compile, Artifact, load, Session (run, get_inputs,
+get_outputs, bench, profile and its Chrome trace), cuda-sim, and an error
+of each kind."""
+import json
+import os
+
+import numpy as np
+import onnx
+import pytest
+from onnx import helper, numpy_helper, TensorProto
+
+import bwc
+
+CLS_SHAPE = (1, 3, 48, 192)
+
+
+def read_pb(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return numpy_helper.to_array(t)
+
+
+def rel_l2(a, b):
+    return float(np.linalg.norm(a - b) / np.linalg.norm(b))
+
+
+def small_model(op="Relu", shape=(2, 3)):
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(shape))
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, list(shape))
+    graph = helper.make_graph([helper.make_node(op, ["x"], ["y"])], "g",
+                              [x], [y])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def reshape_model():
+    """y = Reshape(x, shape): `shape` is a shape input (needs a value)."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    s = helper.make_tensor_value_info("shape", TensorProto.INT64, [2])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    graph = helper.make_graph([helper.make_node("Reshape", ["x", "shape"],
+                                                ["y"])], "g", [x, s], [y])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def test_real_model_matches_its_reference(models):
+    case = os.path.join(models, "ppocr_cls")
+    artifact = bwc.compile(os.path.join(case, "model.onnx"),
+                           input_shapes={"x": CLS_SHAPE})
+    assert artifact.target == "cpu"
+    assert [i.name for i in artifact.inputs] == ["x"]
+    assert artifact.inputs[0].shape == CLS_SHAPE
+    assert artifact.report["totals"]["kernels"] > 10
+    session = bwc.Session(artifact)
+    x = read_pb(os.path.join(case, "test_data_set_0", "input_0.pb"))
+    ref = read_pb(os.path.join(case, "test_data_set_0", "output_0.pb"))
+    (y,) = session.run(None, {"x": x})
+    assert y.dtype == np.float32 and y.shape == ref.shape
+    assert rel_l2(y, ref) <= 1e-4
+
+
+def test_compile_takes_bytes_and_model_protos():
+    model = small_model()
+    x = np.array([[-1, 2, -3], [4, -5, 6]], np.float32)
+    for source in (model, model.SerializeToString()):
+        (y,) = bwc.Session(bwc.compile(source)).run(None, {"x": x})
+        np.testing.assert_array_equal(y, np.maximum(x, 0))
+
+
+def test_save_and_load_round_trip(tmp_path):
+    artifact = bwc.compile(small_model("Exp"))
+    path = tmp_path / "m.bwc"
+    artifact.save(path)
+    loaded = bwc.load(path)
+    assert loaded.data == artifact.data
+    x = np.ones((2, 3), np.float32)
+    (y,) = bwc.Session(str(path)).run(["y"], {"x": x})
+    np.testing.assert_allclose(y, np.exp(x), rtol=1e-6)
+
+
+def test_get_inputs_and_outputs_have_ort_shape():
+    session = bwc.Session(bwc.compile(small_model()))
+    (i,) = session.get_inputs()
+    (o,) = session.get_outputs()
+    assert (i.name, i.shape, i.dtype, i.type) == ("x", (2, 3),
+                                                  np.dtype("float32"),
+                                                  "tensor(float)")
+    assert o.name == "y"
+
+
+def test_input_values_bind_shape_inputs():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    artifact = bwc.compile(reshape_model(),
+                           input_values={"shape": np.array([3, 2], np.int64)})
+    session = bwc.Session(artifact)
+    assert [i.name for i in session.get_inputs()] == ["x"]
+    (y,) = session.run(None, {"x": x})
+    np.testing.assert_array_equal(y, x.reshape(3, 2))
+
+
+def test_run_does_not_copy_outputs_and_accepts_views():
+    session = bwc.Session(bwc.compile(small_model("Neg")))
+    big = np.arange(12, dtype=np.float32).reshape(2, 6)
+    x = big[:, ::2]  # not contiguous: copied once, then run
+    (y,) = session.run(None, {"x": x})
+    np.testing.assert_array_equal(y, -x)
+    assert y.base is not None  # the array owns the runtime's bytes
+
+
+def test_output_names_select_and_order():
+    session = bwc.Session(bwc.compile(small_model()))
+    x = np.zeros((2, 3), np.float32)
+    assert len(session.run(["y"], {"x": x})) == 1
+    with pytest.raises(bwc.RuntimeError, match="no output named 'z'"):
+        session.run(["z"], {"x": x})
+
+
+@pytest.mark.parametrize("feeds, message", [
+    ({}, "missing input 'x'"),
+    ({"x": np.zeros((2, 3), np.float32), "q": np.zeros(1)},
+     "no input named 'q'"),
+    ({"x": np.zeros((2, 3), np.float64)},
+     "has dtype float64 but the model expects float32"),
+    ({"x": np.zeros((3, 2), np.float32)},
+     r"has shape \(3, 2\) but the model expects \(2, 3\)"),
+])
+def test_run_checks_the_signature(feeds, message):
+    session = bwc.Session(bwc.compile(small_model()))
+    with pytest.raises(bwc.RuntimeError, match=message):
+        session.run(None, feeds)
+
+
+def test_compile_errors_carry_diagnostics(tmp_path):
+    with pytest.raises(bwc.CompileError, match="is not an ONNX model") as e:
+        bwc.compile(b"\x08\x07garbage")
+    assert "<bytes>:" in e.value.diagnostics
+    with pytest.raises(bwc.CompileError, match="unknown --precision 'fp8'"):
+        bwc.compile(small_model(), precision="fp8")
+    with pytest.raises(bwc.CompileError, match="unknown option 'bogus'"):
+        bwc.compile(small_model(), bogus=1)
+    with pytest.raises(bwc.CompileError, match="cannot open"):
+        bwc.compile(str(tmp_path / "missing.onnx"))
+    with pytest.raises(bwc.CompileError, match="unsupported operator"):
+        bwc.compile(small_model("Acos"))
+    mlir = tmp_path / "bad.mlir"
+    mlir.write_text("func.func @main(%x: tensor<2xf32>) {\n  bogus.op\n}\n")
+    with pytest.raises(bwc.CompileError) as e:
+        bwc.compile(str(mlir))
+    assert e.value.diagnostics.startswith(str(mlir) + ":2:")
+    with pytest.raises(TypeError):
+        bwc.compile(42)
+
+
+def chain_model(shape=(64, 64)):
+    """x -> Exp -> Neg -> Exp -> y: two intermediates unfused."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(shape))
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, list(shape))
+    nodes = [helper.make_node("Exp", ["x"], ["a"]),
+             helper.make_node("Neg", ["a"], ["b"]),
+             helper.make_node("Exp", ["b"], ["y"])]
+    graph = helper.make_graph(nodes, "g", [x], [y])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def test_memory_budget_that_cannot_be_met_is_a_compile_error():
+    with pytest.raises(bwc.CompileError, match="budget"):
+        bwc.compile(chain_model(), fusion="none", memory_budget=1024)
+
+
+def test_runtime_errors(tmp_path):
+    artifact = bwc.compile(small_model())
+    corrupted = bytearray(artifact.data)
+    corrupted[len(corrupted) // 2] ^= 0xFF
+    with pytest.raises(bwc.RuntimeError, match="not a valid bwc artifact"):
+        bwc.Artifact(bytes(corrupted))
+    with pytest.raises(bwc.RuntimeError, match="cannot read artifact"):
+        bwc.load(tmp_path / "missing.bwc")
+    with pytest.raises(bwc.RuntimeError, match="cannot run a cpu artifact"):
+        bwc.Session(artifact, device="cuda-sim")
+    with pytest.raises(bwc.RuntimeError, match="sanitize needs"):
+        bwc.Session(artifact, sanitize="all")
+    assert issubclass(bwc.RuntimeError, RuntimeError)
+
+
+def test_bench_rows():
+    session = bwc.Session(bwc.compile(small_model("Exp", (256, 256))))
+    result = session.bench(5)
+    assert len(result.runs_ms) == 5
+    assert result.latency_ms["min"] <= result.latency_ms["median"]
+    (row,) = result.rows
+    assert row["bytes"] == 2 * 256 * 256 * 4 and row["ops"] == "unary.exp"
+    assert row["time_us"] > 0 and row["gbps"] > 0
+    assert "unary" in str(result) or "exp" in str(result)
+
+
+def test_profile_and_chrome_trace(tmp_path):
+    session = bwc.Session(bwc.compile(small_model("Exp", (64, 64))))
+    profile = session.profile()
+    assert len(profile.rows) == 1 and profile.counters is None
+    path = tmp_path / "trace.json"
+    profile.save_chrome_trace(path)
+    trace = json.loads(path.read_text())
+    events = [e for e in trace["traceEvents"] if e["ph"] == "X"]
+    assert [e["name"] for e in events] == [profile.rows[0]["name"]]
+    assert events[0]["args"]["bytes"] == 2 * 64 * 64 * 4
+    assert trace["otherData"]["timing"] == "host"
+
+
+def test_cuda_sim_runs_and_counts():
+    artifact = bwc.compile(small_model("Sigmoid", (32, 64)), target="cuda")
+    assert artifact.target == "cuda"
+    session = bwc.Session(artifact, device="cuda-sim", sanitize="all")
+    x = np.linspace(-4, 4, 32 * 64, dtype=np.float32).reshape(32, 64)
+    (y,) = session.run(None, {"x": x})
+    np.testing.assert_allclose(y, 1 / (1 + np.exp(-x)), rtol=1e-5, atol=1e-6)
+    profile = session.profile({"x": x}, runs=1)
+    counters = profile.rows[0]["counters"]
+    assert counters["global_load_requests"] > 0
+    assert 0 < counters["sector_efficiency"] <= 1
+    assert "emulator" in profile.timing
+    assert profile.rows[0]["estimate_us"] > 0
+    with pytest.raises(bwc.RuntimeError, match="no cuda-sim code"):
+        bwc.Session(bwc.compile(small_model(), target="cuda", cuda_sim="off"),
+                    device="cuda-sim")
+
+
+def test_emit_returns_text():
+    ptx = bwc.compile(small_model(), target="cuda", emit="ptx")
+    assert ".visible .entry" in ptx
+
+
+def test_fp16_io_and_bf16_inputs():
+    x = np.linspace(-2, 2, 6, dtype=np.float32).reshape(2, 3)
+    half = bwc.compile(small_model("Neg"), precision="fp16",
+                       io_precision="fp16")
+    session = bwc.Session(half)
+    assert session.get_inputs()[0].dtype == np.float16
+    (y,) = session.run(None, {"x": x.astype(np.float16)})
+    assert y.dtype == np.float16
+    np.testing.assert_array_equal(y, -x.astype(np.float16))
+    bf = bwc.Session(bwc.compile(small_model("Neg"), precision="bf16",
+                                 io_precision="bf16"))
+    assert bf.get_inputs()[0].type == "tensor(bfloat16)"
+    (z,) = bf.run(None, {"x": x})  # float32 in, rounded to bfloat16
+    assert z.dtype == np.float32
+    np.testing.assert_allclose(z, -x, rtol=1 / 128)
+
+
+def test_version():
+    assert bwc.__version__.count(".") == 2
+    assert bwc.version().startswith("bwc " + bwc.__version__)
