@@ -12,7 +12,7 @@
 #include "bwc/Transforms/Passes.h"
 
 #include "bwc/Analysis/AccessModel.h"
-#include "bwc/Transforms/TuningCache.h"
+#include "bwc/Analysis/TuningCache.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>

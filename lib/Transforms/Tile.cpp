@@ -14,7 +14,7 @@
 
 #include "bwc/Analysis/AccessModel.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
-#include "bwc/Transforms/TileCandidates.h"
+#include "bwc/Analysis/TileCandidates.h"
 
 namespace mlir::bwc {
 #define GEN_PASS_DEF_TILEPASS

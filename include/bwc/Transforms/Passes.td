@@ -178,7 +178,7 @@ def ApplyTuningPass : Pass<"bwc-apply-tuning", "::mlir::ModuleOp"> {
   let summary = "Use the kernel configurations a GPU measured fastest";
   let description = [{
     Runs after `bwc-tile`. Reads the tuning cache `cache` (JSON written by
-    `bwc-compile --tune`, include/bwc/Transforms/TuningCache.h) and, for
+    `bwc-compile --tune`, include/bwc/Analysis/TuningCache.h) and, for
     every `bwc.kernel` function whose signature (`kernelSignature`: a hash
     of the kernel without its name, locations and configuration) has an
     entry for GPU `gpu`, replaces its `bwc.config` with the cached one,

@@ -16,8 +16,8 @@
 #include "bwc/Runtime/KernelTimer.h"
 #include "bwc/Target/CPU/SharedObject.h"
 #include "bwc/Transforms/Passes.h"
-#include "bwc/Transforms/TileCandidates.h"
-#include "bwc/Transforms/TuningCache.h"
+#include "bwc/Analysis/TileCandidates.h"
+#include "bwc/Analysis/TuningCache.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/AsmParser/AsmParser.h"

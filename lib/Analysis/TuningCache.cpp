@@ -7,10 +7,10 @@
 // candidate's median time is kept beside the choice.
 //
 //===----------------------------------------------------------------------===//
-#include "bwc/Transforms/TuningCache.h"
+#include "bwc/Analysis/TuningCache.h"
 
-#include "bwc/Transforms/Passes.h"
-#include "bwc/Transforms/TileCandidates.h"
+#include "bwc/Analysis/KernelFit.h"
+#include "bwc/Analysis/TileCandidates.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -64,8 +64,8 @@ FailureOr<DictionaryAttr> parseConfig(const llvm::json::Value *value,
     }
     std::optional<int64_t> i = v.getAsInteger();
     if (!i)
-      return why = ("expects config field '" + key.str() +
-                    "' to be an integer"),
+      return why =
+                 ("expects config field '" + key.str() + "' to be an integer"),
              failure();
     attrs.set(key.str(), b.getI64IntegerAttr(*i));
   }
@@ -180,20 +180,19 @@ LogicalResult mlir::bwc::writeTuningCache(StringRef path,
       for (const TunedCandidate &c : entry.candidates)
         candidates.push_back(llvm::json::Object{
             {"config", configToJson(c.config)}, {"median_ms", c.medianMs}});
-      kernels[signature] = llvm::json::Object{
-          {"kernel", entry.kernel},
-          {"config", configToJson(entry.config)},
-          {"candidates", std::move(candidates)}};
+      kernels[signature] =
+          llvm::json::Object{{"kernel", entry.kernel},
+                             {"config", configToJson(entry.config)},
+                             {"candidates", std::move(candidates)}};
     }
     gpus[gpu] = std::move(kernels);
   }
-  llvm::json::Value root = llvm::json::Object{
-      {"version", kTuningCacheVersion}, {"gpus", std::move(gpus)}};
+  llvm::json::Value root = llvm::json::Object{{"version", kTuningCacheVersion},
+                                              {"gpus", std::move(gpus)}};
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
   if (ec)
-    return error = ("cannot write tuning cache '" + path +
-                    "': " + ec.message())
+    return error = ("cannot write tuning cache '" + path + "': " + ec.message())
                        .str(),
            failure();
   os << llvm::formatv("{0:2}", root) << "\n";

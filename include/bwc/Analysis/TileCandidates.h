@@ -7,8 +7,8 @@
 // width, rows per block, slices). Shared by bwc-tile and the CUDA tuner.
 //
 //===----------------------------------------------------------------------===//
-#ifndef BWC_TRANSFORMS_TILECANDIDATES_H
-#define BWC_TRANSFORMS_TILECANDIDATES_H
+#ifndef BWC_ANALYSIS_TILECANDIDATES_H
+#define BWC_ANALYSIS_TILECANDIDATES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringSet.h"
@@ -65,4 +65,4 @@ SmallVector<TileCandidate> tuningCandidates(func::FuncOp kernel,
 
 } // namespace mlir::bwc
 
-#endif // BWC_TRANSFORMS_TILECANDIDATES_H
+#endif // BWC_ANALYSIS_TILECANDIDATES_H

@@ -12,7 +12,7 @@
 // shape chosen here, and the row and column checks share plainReductions.
 //
 //===----------------------------------------------------------------------===//
-#include "bwc/Transforms/Passes.h"
+#include "bwc/Analysis/KernelFit.h"
 
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -155,8 +155,8 @@ bool mlir::bwc::fitsColumnReduction(func::FuncOp kernel) {
       if (!derived.contains(v))
         continue;
       ArrayRef<int64_t> s = shapeOf(v);
-      if (s != result && !(shapes.intoColumn(s) &&
-                           (wholeResult || shapes.intoColumn(result))))
+      if (s != result &&
+          !(shapes.intoColumn(s) && (wholeResult || shapes.intoColumn(result))))
         return false;
     }
     derived.insert(op.getResult(0));
@@ -188,9 +188,9 @@ ColumnReductionLaunch mlir::bwc::columnReductionLaunch(func::FuncOp kernel,
   l.slices = std::min<int64_t>(
       l.slices, llvm::PowerOf2Ceil(std::max<int64_t>(l.reduced, 1)));
   // Every reduction has its own [block] shared slab: at most 48 KiB.
-  int64_t fit = kSharedBytes /
-                (l.columnsPerBlock * std::max<int64_t>(
-                                         1, slabBytesPerThread(reduces)));
+  int64_t fit =
+      kSharedBytes /
+      (l.columnsPerBlock * std::max<int64_t>(1, slabBytesPerThread(reduces)));
   l.slices = std::min<int64_t>(
       l.slices, int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(fit, 1)))));
   l.block = l.columnsPerBlock * l.slices;
@@ -210,11 +210,11 @@ ColumnReductionLaunch mlir::bwc::columnReductionLaunch(func::FuncOp kernel,
   // first reduction reads a kernel argument, the only one of its size (so
   // every walk reads that tensor alone), and reads it at its own index.
   Value input = reduces.front().getInput();
-  bool onlyInput = isa<BlockArgument>(input) &&
-                   llvm::count_if(kernel.getArgumentTypes(), [&](Type t) {
-                     return cast<ShapedType>(t).getNumElements() ==
-                            inType.getNumElements();
-                   }) == 1;
+  bool onlyInput =
+      isa<BlockArgument>(input) &&
+      llvm::count_if(kernel.getArgumentTypes(), [&](Type t) {
+        return cast<ShapedType>(t).getNumElements() == inType.getNumElements();
+      }) == 1;
   l.cache = l.passes > 1 && l.perThread <= 32 && onlyInput &&
             rowReductionCanCacheInput(kernel);
   if (l.cache) {

@@ -9,12 +9,12 @@
 // most 32 elements per thread) hold by construction.
 //
 //===----------------------------------------------------------------------===//
-#include "bwc/Transforms/TileCandidates.h"
+#include "bwc/Analysis/TileCandidates.h"
 
 #include "bwc/Analysis/AccessModel.h"
 #include "bwc/Analysis/GemmView.h"
+#include "bwc/Analysis/KernelFit.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
-#include "bwc/Transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -50,9 +50,8 @@ int64_t field(DictionaryAttr config, StringRef name, int64_t otherwise) {
 }
 
 /// Launch-shape variants of `chosen` for the emitter it names.
-SmallVector<TileCandidate> launchVariants(func::FuncOp kernel,
-                                          DictionaryAttr chosen,
-                                          int64_t smCount) {
+SmallVector<TileCandidate>
+launchVariants(func::FuncOp kernel, DictionaryAttr chosen, int64_t smCount) {
   Builder b(kernel.getContext());
   auto i64 = [&](int64_t v) -> Attribute { return b.getI64IntegerAttr(v); };
   auto strideGrid = [&](int64_t work, int64_t block) {
@@ -69,13 +68,12 @@ SmallVector<TileCandidate> launchVariants(func::FuncOp kernel,
         if (n % vector)
           continue;
         int64_t grid = strideGrid(n / vector, block);
-        out.push_back({withFields(chosen, {{"block", i64(block)},
-                                           {"grid", i64(grid)},
-                                           {"vector", i64(vector)},
-                                           {"elements_per_thread",
-                                            i64(ceilDiv(n / vector,
-                                                        grid * block) *
-                                                vector)}})});
+        out.push_back({withFields(
+            chosen, {{"block", i64(block)},
+                     {"grid", i64(grid)},
+                     {"vector", i64(vector)},
+                     {"elements_per_thread",
+                      i64(ceilDiv(n / vector, grid * block) * vector)}})});
       }
       if (dfltVector == 1)
         break;
@@ -231,20 +229,20 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
     if (sixteen)
       variants.push_back(0);
     for (int64_t mma : variants)
-      out.push_back({withFields(dflt, {{"emitter", name("contraction_tiled")},
-                                       {"block", i64(256)},
-                                       {"grid", i64(tiles)},
-                                       {"tile_m", i64(tm)},
-                                       {"tile_n", i64(tn)},
-                                       {"tile_k", i64(tk)},
-                                       {"mma", i64(mma)},
-                                       {"elements_per_thread",
-                                        i64(tm * tn / 256)}}),
-                     // The f32 tiling stages f32 whatever the operands;
-                     // its A tile rows are padded to tm + 2.
-                     mma ? (tm + tn) * 24 * 2 + tm * (tn + 1) * 4
-                         : (tm + 2 + tn) * tk * 4,
-                     /*preferOnTie=*/mma == 1 || !sixteen});
+      out.push_back(
+          {withFields(dflt, {{"emitter", name("contraction_tiled")},
+                             {"block", i64(256)},
+                             {"grid", i64(tiles)},
+                             {"tile_m", i64(tm)},
+                             {"tile_n", i64(tn)},
+                             {"tile_k", i64(tk)},
+                             {"mma", i64(mma)},
+                             {"elements_per_thread", i64(tm * tn / 256)}}),
+           // The f32 tiling stages f32 whatever the operands;
+           // its A tile rows are padded to tm + 2.
+           mma ? (tm + tn) * 24 * 2 + tm * (tn + 1) * 4
+               : (tm + 2 + tn) * tk * 4,
+           /*preferOnTie=*/mma == 1 || !sixteen});
   }
   return out;
 }
@@ -254,8 +252,8 @@ mlir::bwc::tuningCandidates(func::FuncOp kernel, DictionaryAttr chosen,
                             const llvm::StringSet<> &allowed, int64_t smCount,
                             int64_t sharedMemoryBytes, size_t limit,
                             ContractionChoices choices) {
-  SmallVector<TileCandidate> all = tileCandidates(kernel, chosen, allowed,
-                                                  smCount, choices);
+  SmallVector<TileCandidate> all =
+      tileCandidates(kernel, chosen, allowed, smCount, choices);
   all.append(launchVariants(kernel, chosen, smCount));
   SmallVector<TileCandidate> out;
   // The access model's rejections are expected here (a variant that does

@@ -6,8 +6,8 @@
 // docs/passes/bwc-apply-tuning.md gives the format.
 //
 //===----------------------------------------------------------------------===//
-#ifndef BWC_TRANSFORMS_TUNINGCACHE_H
-#define BWC_TRANSFORMS_TUNINGCACHE_H
+#ifndef BWC_ANALYSIS_TUNINGCACHE_H
+#define BWC_ANALYSIS_TUNINGCACHE_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -66,4 +66,4 @@ LogicalResult writeTuningCache(StringRef path, const TuningCache &cache,
 
 } // namespace mlir::bwc
 
-#endif // BWC_TRANSFORMS_TUNINGCACHE_H
+#endif // BWC_ANALYSIS_TUNINGCACHE_H

@@ -1,0 +1,154 @@
+//===- KernelFit.cpp - Which emitter may take a kernel --------------------===//
+//
+// The emitter-fit predicates of bwc/Analysis/KernelFit.h but the column
+// reduction's (ColumnReductionFit.cpp): values elementwise from seeds, the
+// row reduction's cached input and vector width, shared-memory transposes
+// and tiled contractions.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Analysis/KernelFit.h"
+
+#include "bwc/Analysis/GemmView.h"
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+namespace {
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+} // namespace
+
+bool mlir::bwc::elementwiseFrom(func::FuncOp kernel,
+                                llvm::SmallPtrSet<Value, 16> derived,
+                                ArrayRef<int64_t> shape,
+                                bool reductionsAreSeeds) {
+  auto shaped = [&](Value v) {
+    return cast<ShapedType>(v.getType()).getShape() == shape;
+  };
+  for (Operation &op : kernel.getBody().front()) {
+    bool fromSeed = llvm::any_of(op.getOperands(),
+                                 [&](Value v) { return derived.contains(v); });
+    if (auto r = dyn_cast<ReduceOp>(op)) {
+      if (reductionsAreSeeds && fromSeed)
+        return false;
+      if (reductionsAreSeeds)
+        derived.insert(r.getResult());
+      continue;
+    }
+    if (isa<func::ReturnOp>(op) || !fromSeed)
+      continue;
+    if (!isa<UnaryOp, CastOp, BinaryOp, SelectOp>(op) ||
+        op.getNumResults() != 1 || !shaped(op.getResult(0)))
+      return false;
+    for (Value v : op.getOperands())
+      if (derived.contains(v) && !shaped(v))
+        return false;
+    derived.insert(op.getResult(0));
+  }
+  return true;
+}
+
+bool mlir::bwc::rowReductionCanCacheInput(func::FuncOp kernel) {
+  SmallVector<ReduceOp, 4> reduces = plainReductions(kernel);
+  if (reduces.empty())
+    return false;
+  Value input = reduces.front().getInput();
+  // Values computed from the cached input other than through a reduction
+  // (whose result the driver binds): all elementwise on the input shape.
+  return elementwiseFrom(kernel, {input},
+                         cast<ShapedType>(input.getType()).getShape(),
+                         /*reductionsAreSeeds=*/false);
+}
+
+int64_t mlir::bwc::rowReductionVector(func::FuncOp kernel, int64_t row,
+                                      int64_t threadsPerRow) {
+  SmallVector<ReduceOp, 4> reduces = plainReductions(kernel);
+  if (reduces.empty() || threadsPerRow < 1)
+    return 1;
+  auto input = cast<ShapedType>(reduces.front().getInput().getType());
+  int64_t bytes = std::max<int64_t>(1, input.getElementTypeBitWidth() / 8);
+  int64_t share = ceilDiv(row, threadsPerRow);
+  for (int64_t v = std::max<int64_t>(1, 16 / bytes); v > 1; v /= 2)
+    if (row % v == 0 && v <= share && ceilDiv(row, threadsPerRow * v) * v <= 32)
+      return v;
+  return 1;
+}
+
+SmallVector<TransposeOp, 2> mlir::bwc::tiledTransposes(func::FuncOp kernel) {
+  SmallVector<TransposeOp, 2> transposes;
+  bool windowed = false;
+  kernel.walk([&](Operation *op) {
+    if (auto t = dyn_cast<TransposeOp>(op))
+      transposes.push_back(t);
+    else if (isa<ReduceOp, ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op))
+      windowed = true;
+  });
+  if (transposes.empty() || windowed)
+    return {};
+  TransposeOp first = transposes.front();
+  ArrayRef<int64_t> perm = first.getPerm(), shape = first.getType().getShape();
+  int64_t rank = shape.size();
+  if (rank < 2 || perm.back() == rank - 1)
+    return {};
+  int64_t p = llvm::find(perm, rank - 1) - perm.begin();
+  if (shape[p] < 16 || shape.back() < 16)
+    return {};
+  // One padded 32x33 tile per transpose, within the 48 KiB a block may
+  // use without opting in.
+  int64_t sharedBytes = 0;
+  llvm::SmallPtrSet<Value, 16> staged;
+  for (TransposeOp t : transposes) {
+    unsigned bits = t.getType().getElementType().getIntOrFloatBitWidth();
+    if (t.getPerm() != perm || t.getType().getShape() != shape || bits < 16 ||
+        bits > 64)
+      return {};
+    sharedBytes += 32 * 33 * int64_t(bits / 8);
+    staged.insert(t.getResult());
+  }
+  if (sharedBytes > 48 * 1024)
+    return {};
+  if (!elementwiseFrom(kernel, staged, shape, /*reductionsAreSeeds=*/false) ||
+      !llvm::all_of(kernel.getResultTypes(), [&](Type r) {
+        return cast<ShapedType>(r).getShape() == shape;
+      }))
+    return {};
+  return transposes;
+}
+
+Operation *mlir::bwc::tiledContraction(func::FuncOp kernel, bool convs) {
+  SmallVector<Operation *> found;
+  bool other = false;
+  kernel.walk([&](Operation *op) {
+    if (isa<MatmulOp, ConvOp>(op))
+      found.push_back(op);
+    else if (isa<ReduceOp, ArgReduceOp, PoolOp>(op))
+      other = true;
+  });
+  if (found.size() != 1 || other)
+    return nullptr;
+  Operation *op = found.front();
+  if (!convs && isa<ConvOp>(op))
+    return nullptr;
+  std::optional<GemmView> view = GemmView::get(op);
+  if (!view)
+    return nullptr;
+  auto a = cast<RankedTensorType>(view->aTensor().getType());
+  auto b = cast<RankedTensorType>(view->bTensor().getType());
+  auto result = cast<RankedTensorType>(view->result().getType());
+  Type e = result.getElementType();
+  auto acc = op->getAttrOfType<TypeAttr>("acc_type");
+  if (!(e.isF16() || e.isBF16() || e.isF32()) || a.getElementType() != e ||
+      b.getElementType() != e || (acc && !acc.getValue().isF32()))
+    return nullptr;
+  if (Value bias = view->bias())
+    if (!isa<FloatType>(cast<ShapedType>(bias.getType()).getElementType()))
+      return nullptr;
+  ArrayRef<int64_t> shape = result.getShape();
+  if (!elementwiseFrom(kernel, {view->result()}, shape,
+                       /*reductionsAreSeeds=*/false) ||
+      !llvm::all_of(kernel.getResultTypes(), [&](Type r) {
+        return cast<ShapedType>(r).getShape() == shape;
+      }))
+    return nullptr;
+  return op;
+}
