@@ -159,10 +159,30 @@ def main():
     return 1 if (args.expect is not None and unexpected) else 0
 
 
+RUNNER_BLOCK = ("<!-- BEGIN onnx-runner -->", "<!-- END onnx-runner -->")
+
+
+def runner_block(path):
+    """The section test/python/onnx_backend.py --markdown keeps in the same
+    file (ONNX's own runner), carried over when this rewrites the file."""
+    if not os.path.exists(path):
+        return ""
+    text = open(path).read()
+    begin, end = text.find(RUNNER_BLOCK[0]), text.find(RUNNER_BLOCK[1])
+    if begin < 0 or end < begin:
+        return ""
+    return text[begin:end + len(RUNNER_BLOCK[1])] + "\n\n"
+
+
 def write_markdown(path, folders, results, expected, passed, total):
     today = datetime.date.today().isoformat()
+    kept = runner_block(path)
     with open(path, "w") as out:
         out.write("# ONNX backend conformance (CPU backend)\n\n")
+        out.write(kept)
+        if kept:
+            out.write("## bwc-compile and bwc-run over the supported-op "
+                      "cases\n\n")
         out.write(f"Measured {today} with `bash scripts/conformance.sh` "
                   "(compiles each case with bwc-compile, checks it with "
                   "`bwc-run --check`, the ONNX backend-test rule "

@@ -11,7 +11,8 @@
 # layout) given after the model is checked with bwc-run --check.
 # The report shows every kernel before and after fusion (bytes read and
 # written, flops, intensity) and the totals; build/demo/report.png charts
-# the bytes per kernel on both sides.
+# the bytes per kernel on both sides (one scale, fused kernels labelled
+# with their ops) and the roofline of the measured kernel times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,11 +35,14 @@ done
 echo "== bwc-compile $model ${flags[*]:-} --report"
 ./build/bin/bwc-compile "$model" -o "$out/model.bwc" "${flags[@]}" --report \
   --report-json="$out/report.json"
-/usr/bin/python3 python/plot_report.py "$out/report.json" "$out/report.png" \
-  --title "$(basename "$model")"
 if [ -n "$case_dir" ]; then
   echo "== bwc-run --check $case_dir"
   ./build/bin/bwc-run "$out/model.bwc" --check "$case_dir" --tolerance=1e-4
 fi
-echo "== bwc-run --bench 5"
-./build/bin/bwc-run "$out/model.bwc" --bench 5
+echo "== bwc-run --bench 5 --measure-peak"
+./build/bin/bwc-run "$out/model.bwc" --bench 5 --measure-peak \
+  --peak-copy-bytes=268435456 --json "$out/bench.json"
+# Before/after on one scale, each fused kernel labelled with its ops, and
+# the roofline of the measured kernel times.
+/usr/bin/python3 python/plot_report.py "$out/report.json" "$out/report.png" \
+  --title "$(basename "$model")" --times "$out/bench.json"

@@ -1,8 +1,9 @@
 """ONNX's own backend test runner (onnx.backend.test.BackendTest) over
 bwc.backend, shared by the pytest module test_onnx_backend.py and by
-`python3 test/python/onnx_backend.py --write-expected FILE`, which runs
-every case and rewrites the expected-failure list with each failure's
-reason (the first line of its error).
+`python3 test/python/onnx_backend.py [--write-expected FILE] [--markdown
+docs/conformance.md]`, which runs every case, prints the figure, and
+rewrites the expected-failure list with each failure's reason (the first
+line of its error) or the figure's section of docs/conformance.md.
 
 The suite is every CPU case Debian's libonnx-testdata ships (node,
 pytorch-converted, pytorch-operator, simple); the "real" cases download
@@ -76,6 +77,55 @@ def first_line(text):
     return lines[-1] if lines else "failed"
 
 
+BEGIN, END = "<!-- BEGIN onnx-runner -->", "<!-- END onnx-runner -->"
+
+
+def write_markdown(path, result, failures):
+    """Puts this run's figure in `path` (docs/conformance.md) between the
+    BEGIN/END markers, after the title; python/conformance.py keeps the
+    block when it rewrites the rest."""
+    import collections
+    import datetime
+    total = result.testsRun - len(result.skipped)
+    kinds = collections.Counter()
+    for reason in failures.values():
+        if "unsupported operator" in reason:
+            kinds["unsupported operator"] += 1
+        elif "imports no version of the default ONNX domain" in reason:
+            kinds["operator of another domain (training, preview)"] += 1
+        elif "not a tensor" in reason or "STRING" in reason:
+            kinds["string, sequence or optional types"] += 1
+        elif "unsupported" in reason or "not supported" in reason:
+            kinds["unsupported attribute or mode"] += 1
+        else:
+            kinds["other (see the list)"] += 1
+    block = [BEGIN, "## ONNX's own runner through bwc.backend", "",
+             "Measured %s with `PYTHONPATH=build/python /usr/bin/python3 "
+             "test/python/onnx_backend.py --markdown docs/conformance.md` "
+             "(ctest `python-onnx-backend` runs the same cases against "
+             "test/python/onnx-backend-expected-failures.txt): "
+             "`onnx.backend.test.BackendTest` (Debian's ONNX 1.12, its "
+             "checks: exact dtype, the case's rtol/atol) over `bwc.backend` "
+             "on the CPU target, every CPU case of libonnx-testdata except "
+             "the downloading \"real\" ones." % datetime.date.today()
+             .isoformat(), "",
+             "**%d of %d** cases pass." % (total - len(failures), total), "",
+             "| why the other %d fail | cases |" % len(failures),
+             "|---|---|"]
+    block += ["| %s | %d |" % (k, n) for k, n in kinds.most_common()]
+    block += ["", "Every failing case and its reason: "
+              "test/python/onnx-backend-expected-failures.txt.", END]
+    text = open(path).read() if os.path.exists(path) else "# Conformance\n"
+    begin, end = text.find(BEGIN), text.find(END)
+    if begin >= 0 and end > begin:
+        text = text[:begin] + "\n".join(block) + text[end + len(END):]
+    else:
+        title_end = text.find("\n\n") + 2 if "\n\n" in text else len(text)
+        text = text[:title_end] + "\n".join(block) + "\n\n" + text[title_end:]
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def main(argv):
     """Runs every case; with --write-expected FILE writes the failures."""
     classes = test_cases("__main__")
@@ -92,6 +142,8 @@ def main(argv):
     print("%d cases, %d passed, %d failed, %d skipped" % (
         result.testsRun, total - len(failures), len(failures),
         len(result.skipped)))
+    if "--markdown" in argv:
+        write_markdown(argv[argv.index("--markdown") + 1], result, failures)
     if "--write-expected" in argv:
         path = argv[argv.index("--write-expected") + 1]
         with open(path, "w") as f:
