@@ -7,11 +7,14 @@
 //===----------------------------------------------------------------------===//
 #include "bwc/Import/ONNX/Importer.h"
 #include "bwc/InitAll.h"
+#include "bwc/Version.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -73,6 +76,10 @@ int main(int argc, char **argv) {
   int newArgc = args.size();
   char **newArgv = args.data();
 
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "bwc-opt (bwc " << BWC_VERSION << ", MLIR/LLVM "
+       << LLVM_VERSION_STRING << ")\n";
+  });
   auto [inputFile, outputFile] = registerAndParseCLIOptions(
       newArgc, newArgv, "bwc optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Runtime/KernelTimer.h"
+#include "bwc/Version.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -34,10 +35,13 @@ std::vector<std::string> splitTabs(const std::string &line) {
   return fields;
 }
 
+const char *kUsage =
+    "usage: bwc-tune-run DIR [--warmup N] [--runs N]\n"
+    "  times the candidates of DIR/bundle.tsv (bwc-compile "
+    "--tune-export=DIR) on GPU 0 and writes DIR/results.tsv\n";
+
 int usage() {
-  std::cerr << "usage: bwc-tune-run DIR [--warmup N] [--runs N]\n"
-               "  times the candidates of DIR/bundle.tsv (bwc-compile "
-               "--tune-export=DIR) on GPU 0 and writes DIR/results.tsv\n";
+  std::cerr << kUsage;
   return 2;
 }
 
@@ -46,6 +50,15 @@ int usage() {
 int main(int argc, char **argv) {
   if (argc < 2)
     return usage();
+  std::string first = argv[1];
+  if (first == "--help" || first == "-h") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (first == "--version") {
+    std::cout << "bwc-tune-run (bwc " << BWC_VERSION << ")\n";
+    return 0;
+  }
   std::string dir = argv[1];
   int warmup = 3, runs = 20;
   for (int i = 2; i < argc; ++i) {

@@ -43,3 +43,13 @@
 // CHECK-DAG: --version
 
 // VERSION: bwc {{[0-9]+\.[0-9]+\.[0-9]+}} (MLIR/LLVM 22
+
+// Every tool has --version, and bwc-tune-run's --help goes to stdout.
+// RUN: bwc-opt --version | FileCheck %s --check-prefix=OPT
+// RUN: bwc-run --version | FileCheck %s --check-prefix=RUNV
+// RUN: bwc-tune-run --version | FileCheck %s --check-prefix=TUNE
+// RUN: bwc-tune-run --help | FileCheck %s --check-prefix=TUNEHELP
+// OPT: bwc-opt (bwc {{[0-9.]+}}, MLIR/LLVM 22
+// RUNV: bwc-run (bwc {{[0-9.]+}})
+// TUNE: bwc-tune-run (bwc {{[0-9.]+}})
+// TUNEHELP: usage: bwc-tune-run DIR
