@@ -107,6 +107,50 @@ public:
 private:
   Location fileLoc() { return FileLineColLoc::get(ctx, bufferName, 0, 0); }
   InFlightDiagnostic modelError() { return emitError(fileLoc()); }
+  /// Empty when `shape` is within ImportLimits, else why not ("has rank
+  /// 40, more than bwc's limit of 16").
+  static std::string shapeBeyondLimits(ArrayRef<int64_t> shape) {
+    if ((int64_t)shape.size() > ImportLimits::maxRank)
+      return "has rank " + std::to_string(shape.size()) +
+             ", more than bwc's limit of " +
+             std::to_string(ImportLimits::maxRank);
+    std::optional<int64_t> n = onnx_import::product(shape);
+    if (!n || *n > ImportLimits::maxElements) {
+      std::string dims;
+      for (int64_t d : shape)
+        dims += (dims.empty() ? "" : "x") + std::to_string(d);
+      return "has " + (n ? std::to_string(*n) : std::string("more than 2^63")) +
+             " elements (" + dims + "), more than bwc's limit of " +
+             std::to_string(ImportLimits::maxElements);
+    }
+    return "";
+  }
+  /// Refuses graph attributes nested deeper than ImportLimits (before
+  /// libonnx's checker, which recurses into them); the recursion stops at
+  /// the limit.
+  LogicalResult checkSubgraphDepth(const onnx::GraphProto &graph,
+                                   int64_t depth) {
+    for (int i = 0; i < graph.node_size(); ++i)
+      for (const auto &attr : graph.node(i).attribute()) {
+        std::vector<const onnx::GraphProto *> bodies;
+        if (attr.has_g())
+          bodies.push_back(&attr.g());
+        for (const auto &g : attr.graphs())
+          bodies.push_back(&g);
+        for (const onnx::GraphProto *body : bodies) {
+          if (depth + 1 > ImportLimits::maxSubgraphDepth)
+            return emitError(nodeLoc(graph.node(i), i))
+                       << "node '" << displayName(graph.node(i)) << "' ("
+                       << graph.node(i).op_type() << "): subgraphs nest "
+                       << "deeper than bwc's limit of "
+                       << ImportLimits::maxSubgraphDepth,
+                   failure();
+          if (failed(checkSubgraphDepth(*body, depth + 1)))
+            return failure();
+        }
+      }
+    return success();
+  }
   Location nodeLoc(const onnx::NodeProto &node, int index) {
     return NameLoc::get(StringAttr::get(ctx, displayName(node)),
                         FileLineColLoc::get(ctx, bufferName, index + 1, 0));
@@ -115,8 +159,7 @@ private:
   /// output types) fully knows a tensor's shape and it differs from the one
   /// bwc computed: a disagreement means one of bwc's shape rules is wrong.
   void crossCheck(Location loc, const std::string &what,
-                  const onnx::ValueInfoProto &vi, Value v,
-                  StringRef source) {
+                  const onnx::ValueInfoProto &vi, Value v, StringRef source) {
     if (!vi.type().has_tensor_type())
       return;
     Type declared = elementTypeFor(ctx, vi.type().tensor_type().elem_type());
@@ -236,8 +279,7 @@ GraphImporter::applyInputShapes(onnx::GraphProto &graph,
         if (!initNames.contains(vi.name()))
           names += (names.empty() ? "'" : ", '") + vi.name() + "'";
       modelError() << "--input-shape names '" << name
-                   << "', which is not a graph input (inputs: " << names
-                   << ")";
+                   << "', which is not a graph input (inputs: " << names << ")";
       ok = false;
       continue;
     }
@@ -251,7 +293,8 @@ GraphImporter::applyInputShapes(onnx::GraphProto &graph,
       continue;
     }
     for (size_t i = 0; i < shape.size(); ++i) {
-      auto *dim = i < (size_t)sp->dim_size() ? sp->mutable_dim(i) : sp->add_dim();
+      auto *dim =
+          i < (size_t)sp->dim_size() ? sp->mutable_dim(i) : sp->add_dim();
       if (dim->has_dim_value() && dim->dim_value() != shape[i]) {
         modelError() << "--input-shape gives input '" << name << "' dim " << i
                      << " = " << shape[i] << " but the model fixes it to "
@@ -283,6 +326,12 @@ GraphImporter::valueInfoType(const onnx::ValueInfoProto &vi, bool isInput) {
                         << "=...",
            failure();
   SmallVector<int64_t> shape;
+  if (tt.shape().dim_size() > ImportLimits::maxRank)
+    return modelError() << (isInput ? "input '" : "output '") << vi.name()
+                        << "' has rank " << tt.shape().dim_size()
+                        << ", more than bwc's limit of "
+                        << ImportLimits::maxRank,
+           failure();
   for (int i = 0; i < tt.shape().dim_size(); ++i) {
     const auto &d = tt.shape().dim(i);
     if (!d.has_dim_value() || d.dim_value() < 0) {
@@ -294,6 +343,10 @@ GraphImporter::valueInfoType(const onnx::ValueInfoProto &vi, bool isInput) {
     }
     shape.push_back(d.dim_value());
   }
+  if (std::string why = shapeBeyondLimits(shape); !why.empty())
+    return modelError() << (isInput ? "input '" : "output '") << vi.name()
+                        << "' " << why,
+           failure();
   return RankedTensorType::get(shape, elt);
 }
 
@@ -368,6 +421,13 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     return modelError() << "imports no version of the default ONNX domain",
            nullptr;
   onnx::GraphProto &graph = *model.mutable_graph();
+  if (graph.node_size() > ImportLimits::maxNodes)
+    return modelError() << "has " << graph.node_size()
+                        << " nodes, more than bwc's limit of "
+                        << ImportLimits::maxNodes,
+           nullptr;
+  if (failed(checkSubgraphDepth(graph, 0)))
+    return nullptr;
 
   llvm::StringSet<> initNames;
   for (const auto &init : graph.initializer())
@@ -424,8 +484,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     bool knownDomain = node.domain().empty() || node.domain() == "ai.onnx";
     if (!knownDomain || !handlers.count(node.op_type())) {
       emitError(nodeLoc(node, i))
-          << "node '" << displayName(node) << "' (" << node.op_type() << ", opset "
-          << opset << "): unsupported operator"
+          << "node '" << displayName(node) << "' (" << node.op_type()
+          << ", opset " << opset << "): unsupported operator"
           << (knownDomain ? "" : " in domain '" + node.domain() + "'");
       ok = false;
     }
@@ -477,10 +537,20 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       ok = false;
       continue;
     }
+    if (init.dims_size() > ImportLimits::maxRank) {
+      err() << "has rank " << init.dims_size() << ", more than bwc's limit of "
+            << ImportLimits::maxRank;
+      ok = false;
+      continue;
+    }
     SmallVector<int64_t> shape(init.dims().begin(), init.dims().end());
-    if (llvm::any_of(shape, [](int64_t d) { return d < 0; }) ||
-        numElements(shape) > (int64_t(1) << 34)) {
-      err() << "has an invalid shape";
+    if (llvm::any_of(shape, [](int64_t d) { return d < 0; })) {
+      err() << "has a negative dimension";
+      ok = false;
+      continue;
+    }
+    if (std::string why = shapeBeyondLimits(shape); !why.empty()) {
+      err() << why;
       ok = false;
       continue;
     }
@@ -517,6 +587,15 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     for (int k = 0; k < node.output_size() && k < (int)results.size(); ++k) {
       if (node.output(k).empty() || !results[k])
         continue;
+      if (auto t = dyn_cast<ShapedType>(results[k].getType())) {
+        if (std::string why = shapeBeyondLimits(t.getShape()); !why.empty()) {
+          emitError(nodeLoc(node, i))
+              << "node '" << displayName(node) << "' (" << node.op_type()
+              << "): output '" << node.output(k) << "' " << why;
+          ok = false;
+          break;
+        }
+      }
       values[node.output(k)] = results[k];
       if (auto it = inferred.find(node.output(k)); it != inferred.end())
         crossCheck(nodeLoc(node, i),
@@ -557,9 +636,10 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
 
 } // namespace
 
-OwningOpRef<ModuleOp> mlir::bwc::importOnnxBuffer(
-    StringRef bytes, bool isText, StringRef bufferName, StringRef baseDir,
-    MLIRContext *ctx, const OnnxImportOptions &options) {
+OwningOpRef<ModuleOp>
+mlir::bwc::importOnnxBuffer(StringRef bytes, bool isText, StringRef bufferName,
+                            StringRef baseDir, MLIRContext *ctx,
+                            const OnnxImportOptions &options) {
   ctx->loadDialect<BWCDialect, func::FuncDialect>();
   Location loc = FileLineColLoc::get(ctx, bufferName, 0, 0);
   onnx::ModelProto model;
@@ -567,8 +647,8 @@ OwningOpRef<ModuleOp> mlir::bwc::importOnnxBuffer(
     std::string text = bytes.str();
     onnx::Status status = onnx::OnnxParser::Parse(model, text.c_str());
     if (!status.IsOK())
-      return emitError(loc) << "is not valid ONNX text: "
-                            << status.ErrorMessage(),
+      return emitError(loc)
+                 << "is not valid ONNX text: " << status.ErrorMessage(),
              nullptr;
   } else {
     if (bytes.size() > (size_t)INT_MAX ||

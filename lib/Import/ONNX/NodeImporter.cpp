@@ -6,11 +6,17 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -19,24 +25,34 @@ using namespace mlir::bwc::onnx_import;
 Type onnx_import::elementTypeFor(MLIRContext *ctx, int t) {
   Builder b(ctx);
   switch (t) {
-  case onnx::TensorProto::FLOAT: return b.getF32Type();
-  case onnx::TensorProto::FLOAT16: return b.getF16Type();
-  case onnx::TensorProto::BFLOAT16: return b.getBF16Type();
-  case onnx::TensorProto::DOUBLE: return b.getF64Type();
-  case onnx::TensorProto::INT64: return b.getI64Type();
-  case onnx::TensorProto::INT32: return b.getI32Type();
-  case onnx::TensorProto::INT16: return b.getI16Type();
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
+  case onnx::TensorProto::DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto::INT64:
+    return b.getI64Type();
+  case onnx::TensorProto::INT32:
+    return b.getI32Type();
+  case onnx::TensorProto::INT16:
+    return b.getI16Type();
   case onnx::TensorProto::UINT16:
     return IntegerType::get(ctx, 16, IntegerType::Unsigned);
   case onnx::TensorProto::UINT32:
     return IntegerType::get(ctx, 32, IntegerType::Unsigned);
   case onnx::TensorProto::UINT64:
     return IntegerType::get(ctx, 64, IntegerType::Unsigned);
-  case onnx::TensorProto::INT8: return b.getI8Type();
+  case onnx::TensorProto::INT8:
+    return b.getI8Type();
   case onnx::TensorProto::UINT8:
     return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  case onnx::TensorProto::BOOL: return b.getI1Type();
-  default: return nullptr;
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  default:
+    return nullptr;
   }
 }
 
@@ -57,53 +73,161 @@ const char *onnx_import::onnxTypeName(int t) {
   return "UNKNOWN";
 }
 
-/// Reads an initializer's elements into an attribute of `type`.
+namespace {
+
+/// A decimal integer with nothing else in the string.
+bool parseDecimal(const std::string &text, int64_t &value) {
+  if (text.empty() || text.size() > 19)
+    return false;
+  for (char c : text)
+    if (c < '0' || c > '9')
+      return false;
+  value = std::strtoll(text.c_str(), nullptr, 10);
+  return true;
+}
+
+/// Closes a descriptor on every path.
+struct Descriptor {
+  int fd = -1;
+  ~Descriptor() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+};
+
+} // namespace
+
+// External data is read as ONNX 1.16+ and ONNX Runtime read it, so that a
+// model from the internet cannot make bwc read another file into its
+// weights (CVE-2022-25882, CVE-2024-27318 and the symlink variant): the
+// location must be relative and stay in the model's folder component by
+// component (no "..", no symbolic link anywhere on the way: each folder is
+// opened with O_NOFOLLOW relative to the previous one, so nothing can be
+// swapped in between the checks and the read), and the file must be a
+// regular file with one hard link, its offset and length inside it.
 LogicalResult
 onnx_import::loadExternalData(onnx::TensorProto &t, StringRef baseDir,
                               std::function<InFlightDiagnostic()> err) {
   if (t.data_location() != onnx::TensorProto::EXTERNAL)
     return success();
-  std::string location;
-  int64_t offset = 0, length = -1;
+  std::string location, offsetText, lengthText;
   for (const auto &kv : t.external_data()) {
     if (kv.key() == "location")
       location = kv.value();
     else if (kv.key() == "offset")
-      offset = std::strtoll(kv.value().c_str(), nullptr, 10);
+      offsetText = kv.value();
     else if (kv.key() == "length")
-      length = std::strtoll(kv.value().c_str(), nullptr, 10);
+      lengthText = kv.value();
   }
-  if (location.empty() || location.find("..") != std::string::npos ||
-      llvm::sys::path::is_absolute(location))
-    return err() << "has an invalid external data location '" << location
+  int64_t offset = 0, length = -1;
+  if (!offsetText.empty() && !parseDecimal(offsetText, offset))
+    return err() << "has a malformed external data offset '" << offsetText
                  << "'",
            failure();
-  SmallString<256> path(baseDir);
-  llvm::sys::path::append(path, location);
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!buf)
-    return err() << "external data file '" << path
-                 << "' cannot be read: " << buf.getError().message(),
+  if (!lengthText.empty() && !parseDecimal(lengthText, length))
+    return err() << "has a malformed external data length '" << lengthText
+                 << "'",
            failure();
-  StringRef all = (*buf)->getBuffer();
+  auto refuse = [&](StringRef why) {
+    return err() << "has external data location '" << location << "', which "
+                 << why
+                 << " (external data must be a file inside the model's "
+                    "folder)",
+           failure();
+  };
+  if (location.empty())
+    return refuse("is empty");
+  if (location.find('\0') != std::string::npos)
+    return refuse("holds a NUL byte");
+  if (llvm::sys::path::is_absolute(location) || location[0] == '/' ||
+      location[0] == '\\')
+    return refuse("is absolute");
+  SmallVector<std::string> parts;
+  for (StringRef part : llvm::split(StringRef(location), '/')) {
+    if (part.empty() || part == ".")
+      continue;
+    if (part == ".." || part.contains('\\'))
+      return refuse("leaves the model's folder");
+    parts.push_back(part.str());
+  }
+  if (parts.empty())
+    return refuse("names no file");
+
+  std::string base = baseDir.empty() ? std::string(".") : baseDir.str();
+  Descriptor dir;
+  dir.fd = ::open(base.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir.fd < 0)
+    return err() << "external data folder '" << base
+                 << "' cannot be opened: " << std::strerror(errno),
+           failure();
+  std::string walked;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    walked += parts[i] + "/";
+    int next = ::openat(dir.fd, parts[i].c_str(),
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (next < 0)
+      return errno == ELOOP || errno == ENOTDIR
+                 ? refuse(("goes through '" + walked +
+                           "', which is a symbolic link or not a folder")
+                              .c_str())
+                 : (err() << "external data folder '" << walked
+                          << "' cannot be opened: " << std::strerror(errno),
+                    failure());
+    ::close(dir.fd);
+    dir.fd = next;
+  }
+  Descriptor file;
+  file.fd = ::openat(dir.fd, parts.back().c_str(),
+                     O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (file.fd < 0)
+    return errno == ELOOP
+               ? refuse("is a symbolic link")
+               : (err() << "external data file '" << location
+                        << "' cannot be read: " << std::strerror(errno),
+                  failure());
+  struct stat st;
+  if (::fstat(file.fd, &st) != 0)
+    return err() << "external data file '" << location
+                 << "' cannot be read: " << std::strerror(errno),
+           failure();
+  if (!S_ISREG(st.st_mode))
+    return refuse("is not a regular file");
+  if (st.st_nlink > 1)
+    return refuse(("has " + std::to_string(st.st_nlink) +
+                   " hard links (a link may point outside the folder)")
+                      .c_str());
+  int64_t size = st.st_size;
+  if (offset > size)
+    return err() << "external data offset " << offset << " is past the end of '"
+                 << location << "' (" << size << " bytes)",
+           failure();
   if (length < 0)
-    length = (int64_t)all.size() - offset;
-  if (offset < 0 || offset > (int64_t)all.size() || length < 0 ||
-      length > (int64_t)all.size() - offset)
-    return err() << "external data range [" << offset << ", "
-                 << offset + length << ") is outside '" << path << "' ("
-                 << all.size() << " bytes)",
+    length = size - offset;
+  if (length > size - offset)
+    return err() << "external data range [" << offset << ", " << offset + length
+                 << ") is outside '" << location << "' (" << size << " bytes)",
            failure();
-  t.set_raw_data(all.substr(offset, length).str());
+  std::string bytes(length, '\0');
+  for (int64_t done = 0; done < length;) {
+    ssize_t n =
+        ::pread(file.fd, bytes.data() + done, length - done, offset + done);
+    if (n <= 0)
+      return err() << "external data file '" << location << "' cannot be read: "
+                   << (n < 0 ? std::strerror(errno) : "it shrank"),
+             failure();
+    done += n;
+  }
+  t.set_raw_data(std::move(bytes));
   t.clear_external_data();
   t.set_data_location(onnx::TensorProto::DEFAULT);
   return success();
 }
 
-FailureOr<ElementsAttr> onnx_import::tensorToAttr(const onnx::TensorProto &t,
-                                     RankedTensorType type, int64_t inlineLimit,
-                                     std::function<InFlightDiagnostic()> err) {
+/// Reads an initializer's elements into an attribute of `type`.
+FailureOr<ElementsAttr>
+onnx_import::tensorToAttr(const onnx::TensorProto &t, RankedTensorType type,
+                          int64_t inlineLimit,
+                          std::function<InFlightDiagnostic()> err) {
   int64_t n = type.getNumElements();
   Type elt = type.getElementType();
   int64_t width = elt.isInteger(1) ? 1 : (elt.getIntOrFloatBitWidth() + 7) / 8;
@@ -120,33 +244,47 @@ FailureOr<ElementsAttr> onnx_import::tensorToAttr(const onnx::TensorProto &t,
     };
     switch (t.data_type()) {
     case onnx::TensorProto::FLOAT:
-      for (float v : t.float_data()) put(&v, 4);
+      for (float v : t.float_data())
+        put(&v, 4);
       break;
     case onnx::TensorProto::DOUBLE:
-      for (double v : t.double_data()) put(&v, 8);
+      for (double v : t.double_data())
+        put(&v, 8);
       break;
     case onnx::TensorProto::INT64:
-      for (int64_t v : t.int64_data()) put(&v, 8);
+      for (int64_t v : t.int64_data())
+        put(&v, 8);
       break;
     case onnx::TensorProto::INT32:
-      for (int32_t v : t.int32_data()) put(&v, 4);
+      for (int32_t v : t.int32_data())
+        put(&v, 4);
       break;
     case onnx::TensorProto::FLOAT16:
     case onnx::TensorProto::BFLOAT16:
     case onnx::TensorProto::INT16:
     case onnx::TensorProto::UINT16:
-      for (int32_t v : t.int32_data()) { uint16_t h = v; put(&h, 2); }
+      for (int32_t v : t.int32_data()) {
+        uint16_t h = v;
+        put(&h, 2);
+      }
       break;
     case onnx::TensorProto::UINT32:
-      for (uint64_t v : t.uint64_data()) { uint32_t w = v; put(&w, 4); }
+      for (uint64_t v : t.uint64_data()) {
+        uint32_t w = v;
+        put(&w, 4);
+      }
       break;
     case onnx::TensorProto::UINT64:
-      for (uint64_t v : t.uint64_data()) put(&v, 8);
+      for (uint64_t v : t.uint64_data())
+        put(&v, 8);
       break;
     case onnx::TensorProto::INT8:
     case onnx::TensorProto::UINT8:
     case onnx::TensorProto::BOOL:
-      for (int32_t v : t.int32_data()) { uint8_t c = v; put(&c, 1); }
+      for (int32_t v : t.int32_data()) {
+        uint8_t c = v;
+        put(&c, 1);
+      }
       break;
     default:
       break;
@@ -267,8 +405,7 @@ NodeContext::attrFloats(StringRef name) const {
 
 InFlightDiagnostic NodeContext::error() {
   return emitError(getLoc()) << "node '" << displayName(node) << "' ("
-                             << node.op_type() << ", opset " << opset
-                             << "): ";
+                             << node.op_type() << ", opset " << opset << "): ";
 }
 
 FailureOr<int64_t> NodeContext::axis(int64_t value, int64_t rank) {

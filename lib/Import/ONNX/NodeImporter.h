@@ -32,7 +32,11 @@ std::string displayName(const onnx::NodeProto &node);
 const char *onnxTypeName(int onnxType);
 
 /// Replaces a tensor's external data reference (a file under `baseDir`) by
-/// the bytes it names; no-op for tensors stored inline.
+/// the bytes it names; no-op for tensors stored inline. Refuses, naming
+/// the location: absolute locations, ones that leave the folder, symbolic
+/// links (the file or any folder on the way), files with more than one
+/// hard link or that are not regular files, malformed offsets and lengths,
+/// and ranges outside the file.
 LogicalResult loadExternalData(onnx::TensorProto &t, llvm::StringRef baseDir,
                                std::function<InFlightDiagnostic()> err);
 

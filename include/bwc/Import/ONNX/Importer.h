@@ -19,6 +19,20 @@
 
 namespace mlir::bwc {
 
+/// Hard limits on what a model may declare, each refused with a named error
+/// before anything is allocated for it (docs/reliability.md "Limits").
+struct ImportLimits {
+  /// Rank of any tensor: inputs, outputs, initializers, node results.
+  static constexpr int64_t maxRank = 16;
+  /// Elements of any tensor (64 Gi: 256 GiB of f32, above any GPU's
+  /// memory); products are overflow-checked.
+  static constexpr int64_t maxElements = int64_t(1) << 36;
+  /// Nodes of the graph.
+  static constexpr int64_t maxNodes = int64_t(1) << 20;
+  /// Nesting of subgraphs (graph attributes: If, Loop, Scan bodies).
+  static constexpr int64_t maxSubgraphDepth = 16;
+};
+
 struct OnnxImportOptions {
   /// User-fixed input shapes, by graph input name.
   std::map<std::string, llvm::SmallVector<int64_t>> inputShapes;
