@@ -18,6 +18,8 @@ PACKAGES=(
   python3 python3-onnx python3-numpy python3-matplotlib
   # the Python package (bindings/python) and its tests
   pybind11-dev python3-pybind11 python3-dev python3-pytest
+  # python/difftest.py's reference, ONNX Runtime from npm (below)
+  nodejs
 )
 
 missing=()
@@ -27,8 +29,28 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
+# Debian packages npm apart from nodejs; nodesource's nodejs includes it.
+if ! command -v npm > /dev/null && ! dpkg-query -W -f='${Status}' npm 2>/dev/null | grep -q "install ok installed"; then
+  missing+=(npm)
+fi
+
+# ONNX Runtime's CPU execution provider for python/difftest.py, from the npm
+# registry into build-npm/ (ignored by git). --ignore-scripts: the package's
+# install script only downloads the CUDA provider (from nuget); the CPU
+# binaries ship in the package.
+install_ort() {
+  local dir
+  dir="$(cd "$(dirname "$0")/.." && pwd)/build-npm"
+  if [ ! -f "$dir/node_modules/onnxruntime-node/package.json" ]; then
+    echo "setup: npm install onnxruntime-node@1.30.0 into $dir"
+    npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts \
+      --loglevel=error onnxruntime-node@1.30.0
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages present"
+  install_ort
   exit 0
 fi
 
@@ -38,3 +60,4 @@ echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+install_ort

@@ -152,3 +152,54 @@ Operation *mlir::bwc::tiledContraction(func::FuncOp kernel, bool convs) {
     return nullptr;
   return op;
 }
+
+bool mlir::bwc::reductionValuesStayInRow(func::FuncOp kernel,
+                                         ArrayRef<ReduceOp> reduces) {
+  if (reduces.empty())
+    return false;
+  ReduceOp first = reduces.front();
+  ArrayRef<int64_t> input = first.getInput().getType().getShape();
+  SmallVector<int64_t> kept(input.begin(), input.end());
+  for (int64_t a : first.getAxes())
+    kept[a] = 1;
+  // Every value downstream of a reduction holds one value per row (the
+  // keepdims shape, or the reduce's own result) or a whole row, and is
+  // only combined with values of its own row.
+  llvm::SmallPtrSet<Value, 16> perRow;
+  auto isRowValue = [&](Value v) { return perRow.contains(v); };
+  for (Operation &op : kernel.getBody().front()) {
+    if (auto r = dyn_cast<ReduceOp>(op)) {
+      if (isRowValue(r.getInput()) &&
+          r.getInput().getType().getShape() != input)
+        return false;
+      perRow.insert(r.getResult());
+      continue;
+    }
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (!llvm::any_of(op.getOperands(), isRowValue))
+      continue;
+    if (op.getNumResults() != 1)
+      return false;
+    auto result = cast<RankedTensorType>(op.getResult(0).getType());
+    if (isa<UnaryOp, CastOp>(op)) {
+      perRow.insert(op.getResult(0));
+      continue;
+    }
+    if (!isa<BinaryOp, SelectOp, BroadcastOp>(op))
+      return false;
+    for (Value v : op.getOperands()) {
+      if (!isRowValue(v))
+        continue;
+      ArrayRef<int64_t> s = cast<RankedTensorType>(v.getType()).getShape();
+      bool same = s == result.getShape();
+      bool keptIntoRow = result.getShape() == input && s == ArrayRef(kept);
+      if (!same && !keptIntoRow)
+        return false;
+    }
+    if (result.getShape() != input && result.getShape() != ArrayRef(kept))
+      return false;
+    perRow.insert(op.getResult(0));
+  }
+  return true;
+}

@@ -73,47 +73,8 @@ bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
   if (shape.row == 0 || shape.rows > INT32_MAX)
     return false;
 
-  // Every value downstream of a reduction holds one value per row (the
-  // keepdims shape, or the reduce's own result) or a whole row, and is
-  // only combined with values of its own row.
-  llvm::SmallPtrSet<Value, 16> perRow;
-  auto isRowValue = [&](Value v) { return perRow.contains(v); };
-  for (Operation &op : kernel.getBody().front()) {
-    if (auto r = dyn_cast<ReduceOp>(op)) {
-      if (isRowValue(r.getInput()) &&
-          r.getInput().getType().getShape() != shape.input)
-        return false;
-      perRow.insert(r.getResult());
-      continue;
-    }
-    if (isa<func::ReturnOp>(op))
-      continue;
-    if (!llvm::any_of(op.getOperands(), isRowValue))
-      continue;
-    if (op.getNumResults() != 1)
-      return false;
-    auto result = cast<RankedTensorType>(op.getResult(0).getType());
-    if (isa<UnaryOp, CastOp>(op)) {
-      perRow.insert(op.getResult(0));
-      continue;
-    }
-    if (!isa<BinaryOp, SelectOp, BroadcastOp>(op))
-      return false;
-    for (Value v : op.getOperands()) {
-      if (!isRowValue(v))
-        continue;
-      ArrayRef<int64_t> s = cast<RankedTensorType>(v.getType()).getShape();
-      bool same = s == result.getShape();
-      bool keptIntoRow =
-          result.getShape() == shape.input && s == ArrayRef(shape.kept);
-      if (!same && !keptIntoRow)
-        return false;
-    }
-    if (result.getShape() != shape.input &&
-        result.getShape() != ArrayRef(shape.kept))
-      return false;
-    perRow.insert(op.getResult(0));
-  }
+  if (!reductionValuesStayInRow(kernel, reduces))
+    return false;
   for (Type t : kernel.getResultTypes()) {
     auto rt = cast<RankedTensorType>(t);
     if (rt.getNumElements() != shape.rows && rt.getShape() != shape.input)
@@ -251,8 +212,7 @@ struct ConfigureKernelsPass
       set("tile_k", 16);
       // Tensor cores (mma.sync m16n8k16, f32 accumulation) for 16-bit
       // operands.
-      Type elt =
-          cast<ShapedType>(view.result().getType()).getElementType();
+      Type elt = cast<ShapedType>(view.result().getType()).getElementType();
       set("mma", tensorCores && (elt.isF16() || elt.isBF16()) ? 1 : 0);
       set("elements_per_thread", ceilDiv(tiles, grid) * 16);
     } else if (fitsColumnReduction(kernel)) {

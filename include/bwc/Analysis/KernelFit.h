@@ -33,10 +33,20 @@ constexpr llvm::StringLiteral kKernelConfigAttrName = "bwc.config";
 bool elementwiseFrom(func::FuncOp kernel, llvm::SmallPtrSet<Value, 16> seeds,
                      ArrayRef<int64_t> shape, bool reductionsAreSeeds);
 
+class ReduceOp;
+/// Whether every value computed from the results of `reduces` (which
+/// reduce one input shape over the same axes) stays in its row, so that a
+/// driver binding each reduction to one value per row computes the kernel
+/// exactly: such values are computed only by unary, cast, binary, select
+/// and broadcast ops, per row (the keepdims shape) or whole-row (the input
+/// shape), a per-row operand meeting a whole-row one only in the keepdims
+/// shape, and a reduction reads them only on the input shape. Shared by
+/// the CUDA row-reduction fit and the CPU elemental driver's "rows".
+bool reductionValuesStayInRow(func::FuncOp kernel, ArrayRef<ReduceOp> reduces);
+
 /// The kernel's reductions in order; empty when there are none or when it
 /// also holds an arg_reduce, matmul, conv or pool (the reductions the row
 /// and column drivers may take).
-class ReduceOp;
 SmallVector<ReduceOp, 4> plainReductions(func::FuncOp kernel);
 
 /// Whether a row-reduction kernel may keep its first reduction's input in

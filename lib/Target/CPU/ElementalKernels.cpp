@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Target/CPU/ElementalKernels.h"
+#include "bwc/Analysis/KernelFit.h"
 #include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "bwc/Conversion/Passes.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
@@ -42,8 +43,9 @@ using Loops = FailureOr<SmallVector<Value>>;
 
 /// A perfect scf.for nest over `shape` (no iteration values); `body` gets
 /// the induction variables.
-LogicalResult loopNest(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                       function_ref<LogicalResult(OpBuilder &, ValueRange)> body) {
+LogicalResult
+loopNest(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+         function_ref<LogicalResult(OpBuilder &, ValueRange)> body) {
   SmallVector<Value> lbs, ubs, steps;
   for (int64_t d : shape) {
     lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
@@ -60,8 +62,7 @@ LogicalResult loopNest(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 }
 
 LogicalResult store(ElementalEmitter &e, OpBuilder &b, Location loc,
-                    Value value, ValueRange index, Value buffer,
-                    Value linear) {
+                    Value value, ValueRange index, Value buffer, Value linear) {
   FailureOr<Value> v = e.emit(b, loc, value, index);
   if (failed(v))
     return failure();
@@ -84,16 +85,17 @@ LogicalResult emitElements(ElementalEmitter &e, OpBuilder &b, Location loc,
     if (done[i])
       continue;
     ArrayRef<int64_t> shape = shapeOf(results[i]);
-    LogicalResult r = loopNest(b, loc, shape, [&](OpBuilder &nb, ValueRange ivs) {
-      Value linear = ElementalEmitter::linearize(nb, loc, ivs, shape);
-      for (size_t j = i; j < results.size(); ++j) {
-        if (done[j] || shapeOf(results[j]) != shape)
-          continue;
-        if (failed(store(e, nb, loc, results[j], ivs, outs[j], linear)))
-          return failure();
-      }
-      return success();
-    });
+    LogicalResult r =
+        loopNest(b, loc, shape, [&](OpBuilder &nb, ValueRange ivs) {
+          Value linear = ElementalEmitter::linearize(nb, loc, ivs, shape);
+          for (size_t j = i; j < results.size(); ++j) {
+            if (done[j] || shapeOf(results[j]) != shape)
+              continue;
+            if (failed(store(e, nb, loc, results[j], ivs, outs[j], linear)))
+              return failure();
+          }
+          return success();
+        });
     for (size_t j = i; j < results.size(); ++j)
       done[j] = done[j] || shapeOf(results[j]) == shape;
     e.clearCache();
@@ -122,6 +124,11 @@ SmallVector<ReduceOp> rowReductions(func::FuncOp kernel, ValueRange results) {
   for (Value v : results)
     if (numElements(v) != rows && shapeOf(v) != shapeOf(first.getInput()))
       return {};
+  // A value computed from a reduction through a slice, transpose, reshape
+  // or anything else that moves elements between rows would read another
+  // row's bound value: such kernels take "elements".
+  if (!reductionValuesStayInRow(kernel, reduces))
+    return {};
   return reduces;
 }
 
@@ -163,8 +170,8 @@ LogicalResult emitRows(ElementalEmitter &e, OpBuilder &b, Location loc,
       Value acc = rowShape.empty() ? init : nest.results[0];
       e.bindValue(reduce.getResult(), e.reduceFinish(nb, loc, reduce, acc));
     }
-    SmallVector<Value> rowOutIndex = ElementalEmitter::delinearize(
-        nb, loc, r, first.getType().getShape());
+    SmallVector<Value> rowOutIndex =
+        ElementalEmitter::delinearize(nb, loc, r, first.getType().getShape());
     for (auto [v, out] : llvm::zip(results, outs)) {
       if (numElements(v) != rows)
         continue;
@@ -173,17 +180,17 @@ LogicalResult emitRows(ElementalEmitter &e, OpBuilder &b, Location loc,
                        out, r)))
         return failure();
     }
-    LogicalResult full = loopNest(nb, loc, rowShape, [&](OpBuilder &ib,
-                                                         ValueRange ivs) {
-      SmallVector<Value> index =
-          e.reduceInputIndex(ib, loc, first, rowOutIndex, ivs);
-      Value linear = ElementalEmitter::linearize(ib, loc, index, inShape);
-      for (auto [v, out] : llvm::zip(results, outs))
-        if (numElements(v) != rows &&
-            failed(store(e, ib, loc, v, index, out, linear)))
-          return failure();
-      return success();
-    });
+    LogicalResult full =
+        loopNest(nb, loc, rowShape, [&](OpBuilder &ib, ValueRange ivs) {
+          SmallVector<Value> index =
+              e.reduceInputIndex(ib, loc, first, rowOutIndex, ivs);
+          Value linear = ElementalEmitter::linearize(ib, loc, index, inShape);
+          for (auto [v, out] : llvm::zip(results, outs))
+            if (numElements(v) != rows &&
+                failed(store(e, ib, loc, v, index, out, linear)))
+              return failure();
+          return success();
+        });
     for (ReduceOp reduce : reduces)
       e.unbindValue(reduce.getResult());
     e.clearCache();
