@@ -18,6 +18,8 @@ PACKAGES=(
   python3 python3-onnx python3-numpy python3-matplotlib
   # the Python package (bindings/python) and its tests
   pybind11-dev python3-pybind11 python3-dev python3-pytest
+  # the libFuzzer targets (test/fuzz, scripts/fuzz.sh)
+  clang-22 libclang-rt-22-dev
   # python/difftest.py's reference, ONNX Runtime from npm (below)
   nodejs
 )
