@@ -11,6 +11,7 @@
 #include "bwc/Runtime/Artifact.h"
 #include "bwc/Runtime/CudaSim.h"
 #include "bwc/Runtime/Executor.h"
+#include "bwc/Runtime/HostMemory.h"
 #include "bwc/Runtime/SimProfileReport.h"
 #include "bwc/Runtime/TensorFile.h"
 #include "bwc/Runtime/Trace.h"
@@ -300,6 +301,11 @@ PYBIND11_MODULE(_runtime, m) {
   m.def("artifact_info", &artifactInfo, py::arg("artifact"));
   m.def("sim_available", &sim::simAvailable);
   m.def("read_tensor", &readTensor, py::arg("path"));
+  // Out-of-memory injection for tests (bwc/Runtime/HostMemory.h).
+  m.def("fail_host_allocation", &bwc::rt::testing::failHostAllocation,
+        py::arg("n"));
+  m.def("host_allocations", &bwc::rt::testing::hostAllocations);
+  m.def("live_host_allocations", &bwc::rt::testing::liveHostAllocations);
   m.def("write_tensor", &writeTensor, py::arg("path"), py::arg("name"),
         py::arg("array"), py::arg("dtype"));
   m.def("clear_sim_profiles", &sim::clearSimProfiles);

@@ -1,6 +1,9 @@
 //===- CpuExecutor.cpp - Runs a CPU artifact ------------------------------===//
 
 #include "bwc/Runtime/CpuExecutor.h"
+#include "bwc/Runtime/HostMemory.h"
+
+#include <new>
 
 #include <algorithm>
 #include <cerrno>
@@ -70,7 +73,7 @@ std::unique_ptr<CpuExecutor> CpuExecutor::create(Artifact artifact,
 
 CpuExecutor::~CpuExecutor() {
   for (void *p : allocations_)
-    std::free(p);
+    freeHost(p);
   if (library_)
     dlclose(library_);
 }
@@ -112,16 +115,17 @@ bool CpuExecutor::load(std::string &error) {
     void *p = nullptr;
     uint64_t rounded = std::max<uint64_t>(
         kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
-    if (posix_memalign(&p, kAlignment, rounded) != 0) {
-      error = "cannot allocate " + std::to_string(bytes) + " bytes for " + what;
+    if (!(p = allocateHost(rounded, kAlignment))) {
+      error = "cannot allocate " + std::to_string(bytes) + " bytes for " +
+              what + ": out of memory";
       return nullptr;
     }
     allocations_.push_back(p);
     return p;
   };
   char *arena = nullptr;
-  if (a.arenaBytes &&
-      !(arena = static_cast<char *>(allocate(a.arenaBytes, "the arena"))))
+  if (a.arenaBytes && !(arena = static_cast<char *>(allocate(
+                            a.arenaBytes, "the arena of intermediates"))))
     return false;
   bufferPtrs_.resize(a.buffers.size());
   for (size_t i = 0; i < a.buffers.size(); ++i) {
@@ -130,7 +134,8 @@ bool CpuExecutor::load(std::string &error) {
       bufferPtrs_[i] = arena + b.arenaOffset;
       continue;
     }
-    if (!(bufferPtrs_[i] = allocate(b.bytes, "buffer " + std::to_string(i))))
+    std::string what = describeBuffer(a, i);
+    if (!(bufferPtrs_[i] = allocate(b.bytes, what)))
       return false;
     if (b.kind == BufferKind::weight)
       std::memcpy(bufferPtrs_[i], a.weights.data() + b.weightOffset, b.bytes);
@@ -178,7 +183,13 @@ bool CpuExecutor::run(const std::vector<TensorRef> &inputs,
   for (size_t i = 0; i < a.outputs.size(); ++i) {
     outputs[i].desc = a.outputs[i];
     auto *p = static_cast<const uint8_t *>(bufferPtrs_[a.outputBuffers[i]]);
-    outputs[i].data.assign(p, p + a.outputs[i].bytes());
+    try {
+      outputs[i].data.assign(p, p + a.outputs[i].bytes());
+    } catch (const std::bad_alloc &) {
+      outputs.clear();
+      error = hostCopyOutOfMemory(a.outputs[i]);
+      return false;
+    }
   }
   return true;
 }

@@ -2,6 +2,8 @@
 
 #include "bwc/Runtime/CudaExecutor.h"
 
+#include <new>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -56,8 +58,9 @@ int fp32LanesPerSm(int major, int minor) {
   }
 }
 
-std::unique_ptr<CudaExecutor> CudaExecutor::create(
-    Artifact artifact, const ExecutorOptions &options, std::string &error) {
+std::unique_ptr<CudaExecutor>
+CudaExecutor::create(Artifact artifact, const ExecutorOptions &options,
+                     std::string &error) {
   if (artifact.target != "cuda") {
     error = "artifact target '" + artifact.target +
             "' is not 'cuda'; the CUDA executor runs 'cuda' artifacts";
@@ -94,8 +97,8 @@ bool CudaExecutor::check(CUresult result, const std::string &what,
 
 bool CudaExecutor::init(std::string &error) {
   if (options_.device != "cuda" && options_.device != "cuda-sim") {
-    error = "unknown device '" + options_.device +
-            "' (expected cuda or cuda-sim)";
+    error =
+        "unknown device '" + options_.device + "' (expected cuda or cuda-sim)";
     return false;
   }
   driver_ = options_.device == "cuda-sim"
@@ -124,10 +127,10 @@ bool CudaExecutor::init(std::string &error) {
       {&info.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
       {&info.smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT}};
   for (auto [value, attribute] : required)
-    ok = ok && check(d.cuDeviceGetAttribute(value, attribute, dev_),
-                     "cannot read device attribute " +
-                         std::to_string(attribute),
-                     error);
+    ok =
+        ok && check(d.cuDeviceGetAttribute(value, attribute, dev_),
+                    "cannot read device attribute " + std::to_string(attribute),
+                    error);
   // Only for the peak figures: a driver that no longer reports one leaves
   // it 0 ("unknown").
   std::pair<int *, int> optional[] = {
@@ -164,14 +167,13 @@ bool CudaExecutor::loadModule(std::string &error) {
                       reinterpret_cast<void *>(uintptr_t(log.size() - 1))};
     CUresult r = d.cuModuleLoadDataEx(&module_, &a.sim, 2, options, values);
     if (r != CUDA_SUCCESS) {
-      error = "cannot load the kernels on cuda-sim: " +
-              std::string(log.data());
+      error = "cannot load the kernels on cuda-sim: " + std::string(log.data());
       return false;
     }
     loadedFrom_ = "cuda-sim object";
   } else if (!a.cubin.empty() && archNumber(a.gpuArch) == deviceArch) {
-    if (d.cuModuleLoadDataEx(&module_, a.cubin.data(), 0, nullptr,
-                             nullptr) == CUDA_SUCCESS)
+    if (d.cuModuleLoadDataEx(&module_, a.cubin.data(), 0, nullptr, nullptr) ==
+        CUDA_SUCCESS)
       loadedFrom_ = "cubin";
     else
       cubinError = "the " + a.gpuArch + " cubin did not load; ";
@@ -187,8 +189,8 @@ bool CudaExecutor::loadModule(std::string &error) {
     void *values[] = {log.data(),
                       reinterpret_cast<void *>(uintptr_t(log.size() - 1))};
     // c_str(): the driver reads PTX up to its terminating NUL.
-    CUresult r = d.cuModuleLoadDataEx(&module_, a.code.c_str(), 2, options,
-                                      values);
+    CUresult r =
+        d.cuModuleLoadDataEx(&module_, a.code.c_str(), 2, options, values);
     if (r != CUDA_SUCCESS) {
       std::string jitLog(log.data());
       while (!jitLog.empty() && (jitLog.back() == '\n' || jitLog.back() == ' '))
@@ -232,8 +234,8 @@ bool CudaExecutor::deviceAlloc(uint64_t bytes, const std::string &what,
     allocations_.push_back(ptr);
     return true;
   }
-  error = "cannot allocate " + std::to_string(bytes) + " bytes on the GPU for " +
-          what + ": " + driver_->describe(r);
+  error = "cannot allocate " + std::to_string(bytes) +
+          " bytes on the GPU for " + what + ": " + driver_->describe(r);
   size_t freeBytes = 0, totalBytes = 0;
   if (r == CUDA_ERROR_OUT_OF_MEMORY &&
       d.cuMemGetInfo(&freeBytes, &totalBytes) == CUDA_SUCCESS)
@@ -256,13 +258,7 @@ bool CudaExecutor::allocate(std::string &error) {
       bufferPtrs_[i] = arena + b.arenaOffset;
       continue;
     }
-    static const char *kinds[] = {"input", "output", "weight", "intermediate"};
-    std::string what = std::string(kinds[int(b.kind)]) + " buffer " +
-                       std::to_string(i);
-    if (b.kind == BufferKind::input)
-      what = "input '" + a.inputs[b.ioIndex].name + "'";
-    else if (b.kind == BufferKind::output)
-      what = "output '" + a.outputs[b.ioIndex].name + "'";
+    std::string what = describeBuffer(a, i);
     if (!deviceAlloc(b.bytes, what, bufferPtrs_[i], error))
       return false;
     // Weights are uploaded once, here.
@@ -308,8 +304,9 @@ bool CudaExecutor::allocate(std::string &error) {
       }
       for (uint32_t id : l.args) {
         const Buffer &b = a.buffers[id];
-        if (seen[id] || !b.bytes || (b.kind != BufferKind::intermediate &&
-                                     b.kind != BufferKind::output))
+        if (seen[id] || !b.bytes ||
+            (b.kind != BufferKind::intermediate &&
+             b.kind != BufferKind::output))
           continue;
         CUdeviceptr p = bufferPtrs_[id];
         bool overlaps = false;
@@ -361,8 +358,8 @@ bool CudaExecutor::launchAll(bool sync, std::string &error,
   const Artifact &a = artifact_;
   const DriverApi &d = driver_->api();
   auto record = [&](CUevent e) {
-    return check(eventNodes ? d.cuEventRecordWithFlags(
-                                  e, stream_, CU_EVENT_RECORD_EXTERNAL)
+    return check(eventNodes ? d.cuEventRecordWithFlags(e, stream_,
+                                                       CU_EVENT_RECORD_EXTERNAL)
                             : d.cuEventRecord(e, stream_),
                  "cannot record a CUDA event", error);
   };
@@ -379,10 +376,10 @@ bool CudaExecutor::launchAll(bool sync, std::string &error,
       d.bwcSimSetLaunchArguments(launchArgBytes_[i].data(),
                                  launchArgNamePtrs_[i].data(),
                                  launchArgBytes_[i].size());
-    CUresult r = d.cuLaunchKernel(
-        functions_[a.launches[i].kernel], k.grid[0], k.grid[1], k.grid[2],
-        k.block[0], k.block[1], k.block[2], k.sharedBytes, stream_,
-        launchParams_[i].data(), nullptr);
+    CUresult r = d.cuLaunchKernel(functions_[a.launches[i].kernel], k.grid[0],
+                                  k.grid[1], k.grid[2], k.block[0], k.block[1],
+                                  k.block[2], k.sharedBytes, stream_,
+                                  launchParams_[i].data(), nullptr);
     if (!check(r, "launch of " + describeLaunch(i) + " failed", error))
       return false;
     if (events && !record((*events)[2 * i + 1]))
@@ -400,8 +397,7 @@ bool CudaExecutor::bindInputs(const std::vector<TensorRef> &inputs,
     return false;
   for (size_t i = 0; i < inputs.size(); ++i)
     if (!check(driver_->api().cuMemcpyHtoD(bufferPtrs_[a.inputBuffers[i]],
-                                           inputs[i].data,
-                                           inputs[i].bytes),
+                                           inputs[i].data, inputs[i].bytes),
                "cannot copy input '" + a.inputs[i].name + "' to the GPU",
                error))
       return false;
@@ -424,7 +420,13 @@ bool CudaExecutor::run(const std::vector<TensorRef> &inputs,
   outputs.assign(a.outputs.size(), HostTensor());
   for (size_t i = 0; i < a.outputs.size(); ++i) {
     outputs[i].desc = a.outputs[i];
-    outputs[i].data.resize(a.outputs[i].bytes());
+    try {
+      outputs[i].data.resize(a.outputs[i].bytes());
+    } catch (const std::bad_alloc &) {
+      outputs.clear();
+      error = hostCopyOutOfMemory(a.outputs[i]);
+      return false;
+    }
     if (!check(driver_->api().cuMemcpyDtoH(outputs[i].data.data(),
                                            bufferPtrs_[a.outputBuffers[i]],
                                            outputs[i].data.size()),

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "SimDevice.h"
 
+#include "bwc/Runtime/HostMemory.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -298,7 +300,7 @@ CUresult memAlloc(CUdeviceptr *ptr, size_t bytes) {
   if (bytes > kTotalMemory - std::min(kTotalMemory, d.allocatedBytes))
     return CUDA_ERROR_OUT_OF_MEMORY;
   size_t rounded = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
-  void *p = std::aligned_alloc(256, rounded);
+  void *p = allocateHost(rounded, 256);
   if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
   std::memset(p, 0xFF, rounded);
@@ -319,7 +321,7 @@ CUresult memFree(CUdeviceptr ptr) {
   if (it == d.allocations.end())
     return 1;
   d.allocatedBytes -= it->second.bytes;
-  std::free(reinterpret_cast<void *>(it->first));
+  freeHost(reinterpret_cast<void *>(it->first));
   d.allocations.erase(it);
   return CUDA_SUCCESS;
 }

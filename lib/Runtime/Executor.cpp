@@ -22,16 +22,32 @@ void summarizeRuns(BenchStats &stats) {
   stats.maxMs = *std::max_element(stats.runsMs.begin(), stats.runsMs.end());
 }
 
-bool copyBandwidth(uint64_t bytes, const std::vector<double> &ms,
-                   double &gbps, std::string &error) {
+bool copyBandwidth(uint64_t bytes, const std::vector<double> &ms, double &gbps,
+                   std::string &error) {
   double mid = median(ms);
   if (!(mid > 0)) {
-    error = "the copy of " + std::to_string(bytes) +
-            " bytes was too fast to time";
+    error =
+        "the copy of " + std::to_string(bytes) + " bytes was too fast to time";
     return false;
   }
   gbps = 2.0 * bytes / (mid * 1e6);
   return true;
+}
+
+std::string describeBuffer(const Artifact &a, size_t index) {
+  const Buffer &b = a.buffers[index];
+  if (b.kind == BufferKind::input)
+    return "input '" + a.inputs[b.ioIndex].name + "'";
+  if (b.kind == BufferKind::output)
+    return "output '" + a.outputs[b.ioIndex].name + "'";
+  return std::string(b.kind == BufferKind::weight ? "weight" : "intermediate") +
+         " buffer " + std::to_string(index);
+}
+
+std::string hostCopyOutOfMemory(const TensorDesc &output) {
+  return "cannot allocate " + std::to_string(output.bytes()) +
+         " bytes for the host copy of output '" + output.name +
+         "': out of memory";
 }
 
 std::vector<TensorRef> refsOf(const std::vector<HostTensor> &tensors) {
@@ -80,7 +96,8 @@ std::unique_ptr<Executor> createExecutor(Artifact artifact,
   if (options.device != "cuda") {
     error = options.device == "cuda-sim"
                 ? "--device=cuda-sim runs cuda artifacts, but this artifact's "
-                  "target is '" + artifact.target + "'"
+                  "target is '" +
+                      artifact.target + "'"
                 : "unknown device '" + options.device +
                       "' (expected cuda or cuda-sim)";
     return nullptr;

@@ -108,6 +108,13 @@ public:
 bool checkInputs(const Artifact &artifact,
                  const std::vector<TensorRef> &inputs, std::string &error);
 
+/// Buffer `index` of `artifact` in words, for errors: "input 'x'",
+/// "output 'y'", "weight buffer 3", "intermediate buffer 5".
+std::string describeBuffer(const Artifact &artifact, size_t index);
+
+/// The error when the host copy of `output` cannot be allocated.
+std::string hostCopyOutOfMemory(const TensorDesc &output);
+
 /// The executor for the artifact's target; null with `error` when the
 /// target is unknown or its executor cannot load the artifact.
 std::unique_ptr<Executor> createExecutor(Artifact artifact,

@@ -23,12 +23,13 @@ namespace {
 class CudaExecutorTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    logPath = ::testing::TempDir() + "fake-cuda-" + std::to_string(getpid()) +
-              ".log";
+    logPath =
+        ::testing::TempDir() + "fake-cuda-" + std::to_string(getpid()) + ".log";
     std::remove(logPath.c_str());
     setenv("BWC_CUDA_DRIVER", BWC_FAKE_CUDA, 1);
     setenv("FAKE_CUDA_LOG", logPath.c_str(), 1);
     unsetenv("FAKE_CUDA_MEM_LIMIT");
+    unsetenv("FAKE_CUDA_FAIL_ALLOC");
     unsetenv("FAKE_CUDA_CC");
     unsetenv("FAKE_CUDA_NO_DEVICE");
   }
@@ -45,6 +46,13 @@ protected:
   size_t count(const std::string &line) const {
     auto all = calls();
     return std::count(all.begin(), all.end(), line);
+  }
+  /// Calls whose line starts with `prefix`.
+  size_t countPrefix(const std::string &prefix) const {
+    size_t n = 0;
+    for (const std::string &c : calls())
+      n += c.rfind(prefix, 0) == 0;
+    return n;
   }
 
   std::string logPath;
@@ -161,7 +169,9 @@ TEST_F(CudaExecutorTest, NoDevice) {
 // when the cubin does not load.
 TEST_F(CudaExecutorTest, CubinOrPtx) {
   Artifact a = mulAddOne();
-  a.cubin = "\x7f" "ELF" + a.code;
+  a.cubin = "\x7f"
+            "ELF" +
+            a.code;
   std::string error;
   auto exec = CudaExecutor::create(a, {}, error);
   ASSERT_TRUE(exec) << error;
@@ -208,6 +218,37 @@ TEST_F(CudaExecutorTest, OutOfMemory) {
                    "(300 of 300 bytes free)");
 }
 
+// Tests that a failure of every device allocation in turn is a named error
+// that frees what was allocated before it, and that the runtime works
+// afterwards.
+TEST_F(CudaExecutorTest, EveryAllocationFailureIsNamedAndFreed) {
+  int failures = 0;
+  for (int n = 1;; ++n) {
+    ASSERT_LT(n, 20) << "allocation failures never stop";
+    setenv("FAKE_CUDA_FAIL_ALLOC", std::to_string(n).c_str(), 1);
+    size_t allocs = countPrefix("cuMemAlloc "),
+           frees = countPrefix("cuMemFree ");
+    std::string error;
+    auto exec = CudaExecutor::create(mulAddOne(), {}, error);
+    if (exec) {
+      std::vector<HostTensor> outputs;
+      ASSERT_TRUE(exec->run(inputOf(1), outputs, error)) << error;
+      EXPECT_EQ(at(outputs[0], 7), 8 * 7 + 1);
+      break;
+    }
+    ++failures;
+    EXPECT_EQ(error.rfind("cannot allocate ", 0), 0u) << error;
+    EXPECT_NE(error.find(" on the GPU for "), std::string::npos) << error;
+    EXPECT_NE(error.find("CUDA_ERROR_OUT_OF_MEMORY"), std::string::npos);
+    // Everything the failed executor allocated is freed.
+    EXPECT_EQ(countPrefix("cuMemAlloc ") - allocs,
+              countPrefix("cuMemFree ") - frees)
+        << "allocation " << n;
+  }
+  // The arena, the input, the output and the weight.
+  EXPECT_EQ(failures, 4);
+}
+
 // Tests that a faulting kernel is named when each launch is synchronized.
 TEST_F(CudaExecutorTest, FaultNamesKernel) {
   std::string error;
@@ -242,8 +283,7 @@ TEST_F(CudaExecutorTest, LaunchFailureNamesKernel) {
   ASSERT_TRUE(exec) << error;
   BenchStats stats;
   EXPECT_FALSE(exec->benchmark(inputOf(1), 1, 2, stats, error));
-  EXPECT_EQ(error.rfind("launch of kernel 'bad_launch' (launch 3 of 3", 0),
-            0u)
+  EXPECT_EQ(error.rfind("launch of kernel 'bad_launch' (launch 3 of 3", 0), 0u)
       << error;
   EXPECT_NE(error.find("CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"),
             std::string::npos);

@@ -11,13 +11,15 @@
 //   mul(a, b, out)     out[i] = a[i] * b[i]
 //   fault(...)         "faults": the next synchronizing call returns
 //                      CUDA_ERROR_ILLEGAL_ADDRESS (sticky, as on a GPU)
-//   bad_launch(...)    cuLaunchKernel fails (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
-//   any other name     a no-op (bwc-compile --tune launches bwc's own
+//   bad_launch(...)    cuLaunchKernel fails
+//   (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) any other name     a no-op
+//   (bwc-compile --tune launches bwc's own
 //                      kernels; their arguments are not read)
 //
 // Environment: FAKE_CUDA_LOG=FILE appends one line per allocation, copy,
 // module load and launch; FAKE_CUDA_MEM_LIMIT=BYTES makes larger
-// allocations fail with CUDA_ERROR_OUT_OF_MEMORY; FAKE_CUDA_CC=80 sets the
+// allocations fail with CUDA_ERROR_OUT_OF_MEMORY, FAKE_CUDA_FAIL_ALLOC=N the
+// N-th one (counted since the value last changed); FAKE_CUDA_CC=80 sets the
 // compute capability (default 90); FAKE_CUDA_NO_DEVICE=1 reports no GPU;
 // FAKE_CUDA_BEST_BLOCK=B makes time synthetic and deterministic: events
 // read a clock that only launches advance, each by 1 + |log2(block.x / B)|
@@ -62,7 +64,7 @@ struct Graph {
   std::vector<Captured> launches;
 };
 
-int sticky = 0; // the fault every later synchronizing call reports
+int sticky = 0;         // the fault every later synchronizing call reports
 double syntheticMs = 0; // the clock of FAKE_CUDA_BEST_BLOCK
 bool capturing = false;
 std::vector<Captured> capture;
@@ -159,13 +161,20 @@ CUresult cuDeviceGetAttribute(int *v, int attribute, int) {
   const char *cc = std::getenv("FAKE_CUDA_CC");
   int arch = cc ? std::atoi(cc) : 90;
   switch (attribute) {
-  case 75: return *v = arch / 10, 0;
-  case 76: return *v = arch % 10, 0;
-  case 16: return *v = 132, 0;
-  case 13: return *v = 1980000, 0;
-  case 36: return *v = 2619000, 0;
-  case 37: return *v = 5120, 0;
-  default: return 1;
+  case 75:
+    return *v = arch / 10, 0;
+  case 76:
+    return *v = arch % 10, 0;
+  case 16:
+    return *v = 132, 0;
+  case 13:
+    return *v = 1980000, 0;
+  case 36:
+    return *v = 2619000, 0;
+  case 37:
+    return *v = 5120, 0;
+  default:
+    return 1;
   }
 }
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
@@ -189,7 +198,10 @@ CUresult cuCtxSynchronize() {
 CUresult cuModuleLoadDataEx(Module **m, const void *image, unsigned n,
                             int *options, void **values) {
   const char *text = static_cast<const char *>(image);
-  bool cubin = std::strncmp(text, "\x7f" "ELF", 4) == 0;
+  bool cubin = std::strncmp(text,
+                            "\x7f"
+                            "ELF",
+                            4) == 0;
   std::string body = cubin ? std::string(text + 4) : std::string(text);
   log("cuModuleLoadDataEx %s", cubin ? "cubin" : "ptx");
   if (cubin && body.find("fake-bad-cubin") != std::string::npos)
@@ -238,6 +250,17 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
   const char *limit = std::getenv("FAKE_CUDA_MEM_LIMIT");
   if (bytes == 0)
     return 1;
+  // FAKE_CUDA_FAIL_ALLOC=N: the N-th allocation since the variable last
+  // changed fails (out-of-memory injection).
+  static std::string failSpec;
+  static unsigned long calls = 0;
+  const char *fail = std::getenv("FAKE_CUDA_FAIL_ALLOC");
+  std::string spec = fail ? fail : "";
+  if (spec != failSpec)
+    failSpec = spec, calls = 0;
+  ++calls;
+  if (!spec.empty() && calls == std::strtoul(spec.c_str(), nullptr, 10))
+    return 2;
   if (limit && allocated + bytes > std::strtoull(limit, nullptr, 10))
     return 2;
   void *mem = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
@@ -254,6 +277,7 @@ CUresult cuMemFree_v2(CUdeviceptr p) {
   if (it == allocations.end())
     return 1;
   allocated -= it->second;
+  log("cuMemFree %zu", it->second);
   allocations.erase(it);
   std::free(reinterpret_cast<void *>(p));
   return 0;
@@ -294,8 +318,8 @@ CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz,
     syntheticMs += 1 + std::fabs(std::log2(double(bx) / std::atof(best)));
   // The argument count is the kernel's (add_one 2, mul 3, copy 2, none for
   // the no-ops); read what the kernel uses.
-  bool known = f->name == "add_one" || f->name == "copy" ||
-               f->name == "mul" || f->name == "fault";
+  bool known = f->name == "add_one" || f->name == "copy" || f->name == "mul" ||
+               f->name == "fault";
   size_t count = !known ? 0 : f->name == "mul" ? 3 : 2;
   std::vector<CUdeviceptr> args;
   for (size_t i = 0; i < count; ++i)
