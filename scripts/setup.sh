@@ -14,6 +14,8 @@ PACKAGES=(
   libgtest-dev
   # cuda-sim: threads of a block as fibers
   libboost-context-dev
+  # signed artifacts: HMAC-SHA256 from libcrypto
+  libssl-dev
   # python tooling (model generators) on Debian's interpreter
   python3 python3-onnx python3-numpy python3-matplotlib
   # the Python package (bindings/python) and its tests

@@ -12,6 +12,7 @@
 #include "bwc/Runtime/CudaSim.h"
 #include "bwc/Runtime/Executor.h"
 #include "bwc/Runtime/HostMemory.h"
+#include "bwc/Runtime/Signature.h"
 #include "bwc/Runtime/SimProfileReport.h"
 #include "bwc/Runtime/TensorFile.h"
 #include "bwc/Runtime/Trace.h"
@@ -138,6 +139,26 @@ void writeTensor(const std::string &path, const std::string &name,
   t.data.assign(p, p + array.nbytes());
   std::string error;
   if (!writeTensorFile(path, t, error))
+    raise(error);
+}
+
+/// The artifact signed under the key in `keyPath` (Signature.h).
+py::bytes signArtifactBytes(const py::bytes &artifact,
+                            const std::string &keyPath) {
+  std::string key, out, error;
+  if (!readSigningKey(keyPath, key, error) ||
+      !signArtifact(std::string(artifact), key, out, error))
+    raise("sign_key: " + error);
+  return py::bytes(out);
+}
+
+/// Raises unless `artifact` is signed under the key in `keyPath`.
+void verifyArtifactBytes(const py::bytes &artifact,
+                         const std::string &keyPath) {
+  std::string key, out, error;
+  if (!readSigningKey(keyPath, key, error))
+    raise("verify_key: " + error);
+  if (!verifyArtifact(std::string(artifact), key, out, error))
     raise(error);
 }
 
@@ -301,6 +322,9 @@ PYBIND11_MODULE(_runtime, m) {
   m.def("artifact_info", &artifactInfo, py::arg("artifact"));
   m.def("sim_available", &sim::simAvailable);
   m.def("read_tensor", &readTensor, py::arg("path"));
+  m.def("sign", &signArtifactBytes, py::arg("artifact"), py::arg("key_path"));
+  m.def("verify", &verifyArtifactBytes, py::arg("artifact"),
+        py::arg("key_path"));
   // Out-of-memory injection for tests (bwc/Runtime/HostMemory.h).
   m.def("fail_host_allocation", &bwc::rt::testing::failHostAllocation,
         py::arg("n"));

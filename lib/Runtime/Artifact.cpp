@@ -9,6 +9,7 @@
 
 #include "bwc/Runtime/Artifact.h"
 #include "FileUtil.h"
+#include "bwc/Runtime/Signature.h"
 
 #include <cstring>
 #include <limits>
@@ -430,8 +431,7 @@ std::string validateKernel(const Artifact &a, const Kernel &k) {
   uint64_t threads = uint64_t(k.block[0]) * k.block[1] * k.block[2];
   if (!k.grid[0] || !k.grid[1] || !k.grid[2] || !threads)
     return where + " has an empty grid or block";
-  if (k.grid[0] > kMaxGridX || k.grid[1] > kMaxGridYZ ||
-      k.grid[2] > kMaxGridYZ)
+  if (k.grid[0] > kMaxGridX || k.grid[1] > kMaxGridYZ || k.grid[2] > kMaxGridYZ)
     return where + " has a grid beyond the CUDA limits";
   if (threads > kMaxBlockThreads || k.block[2] > kMaxBlockZ)
     return where + " has " + std::to_string(threads) +
@@ -484,8 +484,8 @@ std::string validateSim(const Artifact &a) {
     std::string where = "cuda-sim kernel '" + a.kernels[i].name + "'";
     if (k.name != a.kernels[i].name)
       return "cuda-sim kernel " + std::to_string(i) + " is '" + k.name +
-             "' but kernel " + std::to_string(i) + " is '" +
-             a.kernels[i].name + "'";
+             "' but kernel " + std::to_string(i) + " is '" + a.kernels[i].name +
+             "'";
     if (k.sharedBytes > kMaxSharedBytes)
       return where + " has " + std::to_string(k.sharedBytes) +
              " shared bytes (at most " + std::to_string(kMaxSharedBytes) + ")";
@@ -649,6 +649,12 @@ bool deserialize(const std::string &bytes, Artifact &a, std::string &error) {
                    std::to_string(payloadSize) + " payload bytes but " +
                    std::to_string(have) + " follow it",
            false;
+  // A signed artifact (Signature.h) reads as the artifact it signs; the
+  // signature is checked only where a verify key is given.
+  std::string unsignedBytes;
+  if (payloadSize < have && have - payloadSize == kSignatureBytes &&
+      stripSignature(bytes, unsignedBytes))
+    return deserialize(unsignedBytes, a, error);
   if (payloadSize < have)
     return error = "artifact has " + std::to_string(have - payloadSize) +
                    " trailing bytes after the payload",
@@ -671,11 +677,19 @@ bool deserialize(const std::string &bytes, Artifact &a, std::string &error) {
   return true;
 }
 
-bool readArtifactFile(const std::string &path, Artifact &a,
-                      std::string &error) {
+bool readArtifactFile(const std::string &path, Artifact &a, std::string &error,
+                      const std::string *verifyKey) {
   std::string bytes;
   if (!readWholeFile(path, bytes, error))
     return false;
+  if (verifyKey) {
+    std::string unsignedBytes;
+    if (!verifyArtifact(bytes, *verifyKey, unsignedBytes, error)) {
+      error = path + ": " + error;
+      return false;
+    }
+    bytes.swap(unsignedBytes);
+  }
   if (!deserialize(bytes, a, error)) {
     error = path + ": " + error;
     return false;

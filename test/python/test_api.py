@@ -249,3 +249,27 @@ def test_fp16_io_and_bf16_inputs():
 def test_version():
     assert bwc.__version__.count(".") == 2
     assert bwc.version().startswith("bwc " + bwc.__version__)
+
+
+def test_signed_artifacts(tmp_path):
+    key, other = tmp_path / "key", tmp_path / "other"
+    key.write_bytes(os.urandom(32))
+    other.write_bytes(os.urandom(32))
+    signed = bwc.compile(small_model(), sign_key=key)
+    path = tmp_path / "s.bwc"
+    signed.save(path)
+    x = np.ones((2, 3), np.float32)
+    (y,) = bwc.Session(str(path), verify_key=key).run(None, {"x": x})
+    np.testing.assert_array_equal(y, x)
+    assert bwc.load(path, verify_key=key).data == signed.data
+    bwc.Session(signed)  # runs without a key too
+    with pytest.raises(bwc.RuntimeError, match="does not match the key"):
+        bwc.load(path, verify_key=other)
+    plain = tmp_path / "p.bwc"
+    bwc.compile(small_model()).save(plain)
+    with pytest.raises(bwc.RuntimeError, match="not signed"):
+        bwc.Session(str(plain), verify_key=key)
+    short = tmp_path / "short"
+    short.write_bytes(b"x" * 8)
+    with pytest.raises(bwc.CompileError, match="at least 32"):
+        bwc.compile(small_model(), sign_key=short)

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Compiler/Compiler.h"
+#include "bwc/Runtime/Signature.h"
 #include "bwc/Version.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -153,6 +154,11 @@ static cl::opt<std::string>
             cl::desc("Without --tune: the GPU whose --tuning-cache entries to "
                      "use (default: the cache's only GPU)"),
             cl::value_desc("name"));
+static cl::opt<std::string> signKey(
+    "sign-key", cl::cat(ioCategory),
+    cl::desc("Sign the artifact with HMAC-SHA256 under the key in FILE (at "
+             "least 32 bytes); bwc-run --verify-key checks it"),
+    cl::value_desc("FILE"));
 static cl::opt<bool> report("report", cl::cat(ioCategory),
                             cl::desc("Print the per-kernel static report"));
 static cl::opt<std::string> reportJson("report-json", cl::cat(ioCategory),
@@ -232,10 +238,17 @@ int main(int argc, char **argv) {
     llvm::outs() << result->reportText;
   if (!reportJson.empty() && !writeFile(reportJson, result->reportJson + "\n"))
     return 1;
-  std::string err;
-  if (!::bwc::rt::writeArtifactFile(outputFile, result->artifact, err)) {
-    llvm::errs() << "bwc-compile: error: " << err << "\n";
-    return 1;
+  std::string err, bytes = ::bwc::rt::serialize(result->artifact);
+  if (!signKey.empty()) {
+    std::string key, signedBytes;
+    if (!::bwc::rt::readSigningKey(signKey, key, err) ||
+        !::bwc::rt::signArtifact(bytes, key, signedBytes, err)) {
+      llvm::errs() << "bwc-compile: error: --sign-key: " << err << "\n";
+      return 1;
+    }
+    bytes.swap(signedBytes);
   }
+  if (!writeFile(outputFile, bytes))
+    return 1;
   return 0;
 }

@@ -20,6 +20,7 @@
 
 #include "bwc/Runtime/BenchReport.h"
 #include "bwc/Runtime/Executor.h"
+#include "bwc/Runtime/Signature.h"
 #include "bwc/Runtime/SimProfileReport.h"
 #include "bwc/Runtime/Trace.h"
 #include "bwc/Version.h"
@@ -56,6 +57,8 @@ struct Options {
   BenchOptions benchOptions;
   /// --trace: a Chrome trace of the last run's launches.
   std::string traceFile;
+  /// --verify-key: the artifact must be signed under the key in this file.
+  std::string verifyKey;
   bool help = false, version = false;
 };
 
@@ -92,6 +95,9 @@ Device:
                          all or none (default memcheck,synccheck)
   --profile              cuda-sim: per-kernel memory counters
   --sim-timeout S        cuda-sim: seconds a launch may run (0: no limit)
+
+  --verify-key FILE      refuse the artifact unless it is signed
+                         (bwc-compile --sign-key) under the key in FILE
 
   --help, -h             this text
   --version              bwc's version
@@ -172,6 +178,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       if (!parseNumber(value, number) || number < 0)
         return error = "--sim-timeout expects seconds (0: none)", false;
       o.simTimeout = number;
+    } else if (flag("--verify-key")) {
+      o.verifyKey = value;
     } else if (flag("--trace")) {
       o.traceFile = value;
     } else if (flag("--json")) {
@@ -552,7 +560,11 @@ int main(int argc, char **argv) {
   if (!o.outputDir.empty() && !makeDirectories(o.outputDir, error))
     return fail("--output-dir: " + error);
   Artifact artifact;
-  if (!readArtifactFile(o.artifact, artifact, error))
+  std::string key;
+  if (!o.verifyKey.empty() && !readSigningKey(o.verifyKey, key, error))
+    return fail("--verify-key: " + error);
+  if (!readArtifactFile(o.artifact, artifact, error,
+                        o.verifyKey.empty() ? nullptr : &key))
     return fail(error);
   ExecutorOptions options;
   options.cudaGraph = o.cudaGraph;

@@ -115,14 +115,22 @@ class Artifact:
             self.target, self.inputs, self.outputs)
 
 
-def load(path):
-    """Reads an artifact bwc-compile or Artifact.save wrote."""
+def load(path, verify_key=None):
+    """Reads an artifact bwc-compile or Artifact.save wrote. With
+    `verify_key` (a key file), it must be signed under that key
+    (bwc-compile --sign-key, compile(sign_key=...)), or RuntimeError."""
     try:
         with open(path, "rb") as f:
-            return Artifact(f.read())
+            data = f.read()
     except OSError as e:
         raise RuntimeError("cannot read artifact '%s': %s" %
                            (path, e.strerror)) from None
+    if verify_key is not None:
+        try:
+            _runtime.verify(data, _os.fspath(verify_key))
+        except _runtime.Error as e:
+            raise RuntimeError("%s: %s" % (path, e)) from None
+    return Artifact(data)
 
 
 _NUMPY_TO_BWC = {
@@ -163,7 +171,7 @@ def _tensor_proto_bytes(name, value):
 
 def compile(model, target="cpu", input_shapes=None, input_values=None,
             precision="fp32", fusion="default", memory_budget=None,
-            layout="auto", **options):
+            layout="auto", sign_key=None, **options):
     """Compiles an ONNX model (or bwc MLIR) into an Artifact.
 
     model: a path (.onnx, .onnxtext, or .mlir), the model's bytes, or an
@@ -175,6 +183,8 @@ def compile(model, target="cpu", input_shapes=None, input_values=None,
     precision: "fp32", "fp16" or "bf16"; fusion: "default" or "none";
     memory_budget: the largest arena, in bytes (an int) or as "64MiB";
     layout: "auto", "nchw" or "nhwc".
+    sign_key: a key file (at least 32 bytes): the artifact is signed with
+        HMAC-SHA256 under it (load(path, verify_key=...) checks it).
     options: every other bwc-compile flag, spelled in snake_case:
         tile="none", tensor_cores="off", io_precision="fp16", sm_count=132,
         codegen="elemental", conv_kernels="direct", cuda_sim="off",
@@ -229,6 +239,11 @@ def compile(model, target="cpu", input_shapes=None, input_values=None,
         raise CompileError(diagnostics)
     if opts.get("emit", "artifact") != "artifact":
         return emitted
+    if sign_key is not None:
+        try:
+            artifact = _runtime.sign(artifact, _os.fspath(sign_key))
+        except _runtime.Error as e:
+            raise CompileError("error: %s" % e) from None
     return Artifact(artifact)
 
 
@@ -326,12 +341,20 @@ class Session:
     sanitize: cuda-sim's checks, "memcheck,racecheck,synccheck,initcheck",
         "all" or "none" (default memcheck,synccheck).
     sim_timeout: cuda-sim, seconds a launch may run (default 600).
+    verify_key: a key file; the artifact must be signed under it.
     """
 
     def __init__(self, artifact, device=None, sanitize=None,
-                 sim_timeout=None):
+                 sim_timeout=None, verify_key=None):
         if isinstance(artifact, (str, _os.PathLike)):
-            artifact = load(artifact)
+            artifact = load(artifact, verify_key=verify_key)
+        elif verify_key is not None:
+            data = artifact.data if isinstance(artifact, Artifact) else \
+                bytes(artifact)
+            try:
+                _runtime.verify(data, _os.fspath(verify_key))
+            except _runtime.Error as e:
+                raise RuntimeError(str(e)) from None
         elif isinstance(artifact, (bytes, bytearray, memoryview)):
             artifact = Artifact(artifact)
         elif not isinstance(artifact, Artifact):

@@ -164,9 +164,12 @@ std::string serialize(const Artifact &a);
 /// Parses and validates everything (magic, version, checksum, every index,
 /// size and offset); on failure returns false with a one-line `error`.
 bool deserialize(const std::string &bytes, Artifact &a, std::string &error);
-/// Reads and deserializes a file; errors name the file.
+/// Reads and deserializes a file; errors name the file. With `verifyKey`,
+/// the artifact must carry a signature under that key (Signature.h),
+/// checked before anything is parsed.
 bool readArtifactFile(const std::string &path, Artifact &a,
-                      std::string &error);
+                      std::string &error,
+                      const std::string *verifyKey = nullptr);
 bool writeArtifactFile(const std::string &path, const Artifact &a,
                        std::string &error);
 

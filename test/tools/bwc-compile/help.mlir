@@ -19,6 +19,7 @@
 // CHECK-DAG: --input-value=
 // CHECK-DAG: --report
 // CHECK-DAG: --report-json=
+// CHECK-DAG: --sign-key=
 // CHECK-DAG: --fusion=
 // CHECK-DAG: --precision=
 // CHECK-DAG: --io-precision=
