@@ -23,6 +23,7 @@ BatchNormalization InstanceNormalization MatMul Gemm Conv ConvTranspose MaxPool
 AveragePool GlobalAveragePool GlobalMaxPool Reshape Flatten Transpose Squeeze
 Unsqueeze Concat Split Slice Gather Expand Tile Pad Resize Shape Size
 ConstantOfShape Range Trilu DepthToSpace SpaceToDepth Constant Dropout
+NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss GatherElements
 """.split())
 FOLDERS = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 

@@ -42,8 +42,8 @@ LogicalResult importGather(NodeContext &nc, Results &out) {
       if (v < 0)
         v += dim;
     }
-    auto type = RankedTensorType::get(shapeOf(*idx),
-                                      nc.bb.builder().getI64Type());
+    auto type =
+        RankedTensorType::get(shapeOf(*idx), nc.bb.builder().getI64Type());
     indices = nc.bb.constant(DenseElementsAttr::get(type, ArrayRef(*vals)));
   } else if (!eltOf(indices).isInteger(32) && !eltOf(indices).isInteger(64)) {
     return nc.error() << "expects i32 or i64 indices", failure();
@@ -55,6 +55,76 @@ LogicalResult importGather(NodeContext &nc, Results &out) {
   out.push_back(b.createOrFold<GatherOp>(
       nc.getLoc(), RankedTensorType::get(shape, eltOf(*data)), *data, indices,
       b.getI64IntegerAttr(*axis)));
+  return success();
+}
+
+/// GatherElements: out[p] = data[p with axis replaced by index[p]] as a
+/// one-hot contraction over the axis (K = data's axis size):
+///   sum_k data'[..., k moved last] * (index[p] == k)
+/// where data' is data sliced to the index's extent on the other axes.
+/// K multiply-adds per output; exact (one term is non-zero). Negative
+/// indices count from the end; out-of-range ones select nothing (0).
+LogicalResult importGatherElements(NodeContext &nc, Results &out) {
+  FailureOr<Value> data = nc.requiredInput(0), idx = nc.requiredInput(1);
+  if (failed(data) || failed(idx))
+    return failure();
+  int64_t rank = rankOf(*data);
+  FailureOr<int64_t> axis = nc.axis(nc.attrInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  Type idxElt = eltOf(*idx), elt = eltOf(*data);
+  if (!idxElt.isInteger(32) && !idxElt.isInteger(64))
+    return nc.error() << "expects i32 or i64 indices", failure();
+  if (!isa<FloatType>(elt) &&
+      !(isa<IntegerType>(elt) && elt.getIntOrFloatBitWidth() > 1))
+    return nc.error() << "expects float or integer data", failure();
+  ArrayRef<int64_t> ds = shapeOf(*data), is = shapeOf(*idx);
+  if ((int64_t)is.size() != rank)
+    return nc.error() << "expects indices of the data's rank", failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis && is[d] > ds[d])
+      return nc.error() << "indices dim " << d << " (" << is[d]
+                        << ") exceeds the data's (" << ds[d] << ")",
+             failure();
+  BWCBuilder &bb = nc.bb;
+  int64_t k = ds[*axis];
+  // data' : the index's extent on every axis but `axis`, moved last.
+  Ints starts(rank, 0), sizes(is.begin(), is.end()), steps(rank, 1);
+  sizes[*axis] = k;
+  Value d = bb.slice(*data, starts, sizes, steps);
+  Ints perm;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != *axis)
+      perm.push_back(i);
+  perm.push_back(*axis);
+  d = bb.transpose(d, perm);
+  Ints dShape;
+  for (int64_t i = 0; i < rank; ++i)
+    dShape.push_back(i == *axis ? 1 : is[i]);
+  dShape.push_back(k);
+  d = bb.reshape(d, dShape); // [..., 1 at axis, ..., K]
+  // Negative indices from the end, then the one-hot over a last axis.
+  unsigned bits = idxElt.getIntOrFloatBitWidth();
+  auto scalarInt = [&](int64_t v) {
+    return bb.constant(DenseElementsAttr::get(
+        RankedTensorType::get({}, idxElt), APInt(bits, v, /*isSigned=*/true)));
+  };
+  Value zero = scalarInt(0), kv = scalarInt(k);
+  Value i =
+      bb.select(bb.binary(BinaryFn::lt, *idx, zero), bb.add(*idx, kv), *idx);
+  Ints iShape(is.begin(), is.end());
+  iShape.push_back(1);
+  SmallVector<APInt> ids;
+  for (int64_t c = 0; c < k; ++c)
+    ids.push_back(APInt(bits, c, /*isSigned=*/true));
+  Ints kShape(rank, 1);
+  kShape.push_back(k);
+  Value iota = bb.constant(
+      DenseElementsAttr::get(RankedTensorType::get(kShape, idxElt), ids));
+  Value onehot =
+      bb.cast(bb.binary(BinaryFn::eq, bb.reshape(i, iShape), iota), elt);
+  out.push_back(bb.reduce(ReduceKind::sum, bb.mul(d, onehot), {rank},
+                          /*keepDims=*/false));
   return success();
 }
 
@@ -160,8 +230,7 @@ FailureOr<PadSpec> padSpec(NodeContext &nc, int64_t rank) {
                       << " values",
            failure();
   if (llvm::any_of(pads, [](int64_t p) { return p > kMaxPad || p < -kMaxPad; }))
-    return nc.error() << "pads " << str(pads) << " are out of range",
-           failure();
+    return nc.error() << "pads " << str(pads) << " are out of range", failure();
   // Repeated axes are an error; normalizedAxes also checks the range.
   if (failed(normalizedAxes(nc, axes, rank)))
     return failure();
@@ -224,6 +293,7 @@ LogicalResult importPad(NodeContext &nc, Results &out) {
 
 void onnx_import::registerGatherPadHandlers(HandlerTable &t) {
   t["Gather"] = importGather;
+  t["GatherElements"] = importGatherElements;
   t["Expand"] = importExpand;
   t["Tile"] = importTile;
   t["Pad"] = importPad;

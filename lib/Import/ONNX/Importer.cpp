@@ -94,6 +94,7 @@ public:
         builder(ctx) {
     registerElementwiseHandlers(handlers);
     registerReductionHandlers(handlers);
+    registerLossHandlers(handlers);
     registerNNHandlers(handlers);
     registerConvPoolHandlers(handlers);
     registerResizeHandlers(handlers);

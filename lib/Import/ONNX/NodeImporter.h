@@ -162,6 +162,7 @@ void registerResizeHandlers(HandlerTable &table);
 void registerDataMovementHandlers(HandlerTable &table);
 void registerGatherPadHandlers(HandlerTable &table);
 void registerShapeHandlers(HandlerTable &table);
+void registerLossHandlers(HandlerTable &table);
 
 } // namespace mlir::bwc::onnx_import
 
