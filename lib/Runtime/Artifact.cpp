@@ -613,13 +613,17 @@ std::string serialize(const Artifact &a) {
   p.str(a.weights);
   p.str(a.report);
 
+  return sealPayload(p.out);
+}
+
+std::string sealPayload(const std::string &payload) {
   Writer h;
   h.out.append(kMagic, sizeof(kMagic));
   h.u32(kArtifactVersion);
   h.u32(0);
-  h.u64(p.out.size());
-  h.u64(fnv1a64(p.out.data(), p.out.size()));
-  return h.out + p.out;
+  h.u64(payload.size());
+  h.u64(fnv1a64(payload.data(), payload.size()));
+  return h.out + payload;
 }
 
 bool deserialize(const std::string &bytes, Artifact &a, std::string &error) {

@@ -33,6 +33,21 @@ std::string jsonEscape(const std::string &s) {
 
 } // namespace
 
+/// DRAM bytes the cost model counts over those the sectors fetched, over
+/// the launches of `profiles`.
+static double
+bytesWeightedSectorEfficiency(const Artifact &a,
+                              const std::vector<sim::LaunchProfile> &profiles) {
+  double bytesTotal = 0, fetchedTotal = 0;
+  for (size_t i = 0; i < profiles.size() && i < a.launches.size(); ++i) {
+    const Kernel &k = a.kernels[a.launches[i].kernel];
+    double bytes = double(k.bytesRead + k.bytesWritten);
+    bytesTotal += bytes;
+    fetchedTotal += bytes / std::max(profiles[i].sectorEfficiency(), 1e-6);
+  }
+  return fetchedTotal > 0 ? bytesTotal / fetchedTotal : 1.0;
+}
+
 std::string simProfileJson(const Artifact &a,
                            const std::vector<sim::LaunchProfile> &profiles) {
   std::ostringstream json;
@@ -42,14 +57,10 @@ std::string simProfileJson(const Artifact &a,
        << kH200CopyGBps
        << " GB/s, flops / peak), DRAM bytes = cost-model bytes / "
           "sector_efficiency; not a measurement\",\n  \"kernels\": [";
-  double bytesTotal = 0, fetchedTotal = 0;
   for (size_t i = 0; i < profiles.size() && i < a.launches.size(); ++i) {
     const sim::LaunchProfile &p = profiles[i];
     const Kernel &k = a.kernels[a.launches[i].kernel];
     double est = estimateH200Us(k, p);
-    double bytes = double(k.bytesRead + k.bytesWritten);
-    bytesTotal += bytes;
-    fetchedTotal += bytes / std::max(p.sectorEfficiency(), 1e-6);
     json << (i ? "," : "") << "\n    {\"launch\": " << i << ", \"name\": \""
          << jsonEscape(k.name) << "\", \"ops\": \"" << jsonEscape(k.ops)
          << "\", \"bytes\": " << (k.bytesRead + k.bytesWritten)
@@ -72,9 +83,8 @@ std::string simProfileJson(const Artifact &a,
          << ", \"byte_efficiency\": " << p.byteEfficiency()
          << ", \"shared_conflict_ways\": " << p.sharedConflictWays() << "}}";
   }
-  double weighted = fetchedTotal > 0 ? bytesTotal / fetchedTotal : 1.0;
-  json << "\n  ],\n  \"bytes_weighted_sector_efficiency\": " << weighted
-       << "\n}\n";
+  json << "\n  ],\n  \"bytes_weighted_sector_efficiency\": "
+       << bytesWeightedSectorEfficiency(a, profiles) << "\n}\n";
   return json.str();
 }
 
@@ -90,14 +100,10 @@ bool reportSimProfile(const Artifact &a,
               "#", "kernel", "blocks", "sampled", "ld req", "ld sect", "st req",
               "st sect", "eff", "B/req", "shared", "ways", "warp instr",
               "est. us");
-  double bytesTotal = 0, fetchedTotal = 0;
   for (size_t i = 0; i < profiles.size() && i < a.launches.size(); ++i) {
     const sim::LaunchProfile &p = profiles[i];
     const Kernel &k = a.kernels[a.launches[i].kernel];
     double est = estimateH200Us(k, p);
-    double bytes = double(k.bytesRead + k.bytesWritten);
-    bytesTotal += bytes;
-    fetchedTotal += bytes / std::max(p.sectorEfficiency(), 1e-6);
     std::printf("%4zu  %-40.40s %9llu %9llu %10llu %9llu %10llu %6llu %6.3f "
                 "%9.2f %6llu %8.3f %11.4g %9.3f\n",
                 i, k.name.c_str(), (unsigned long long)p.blocks,
@@ -109,10 +115,10 @@ bool reportSimProfile(const Artifact &a,
                 p.bytesPerRequest(), (unsigned long long)p.sharedRequests,
                 p.sharedConflictWays(), p.warpInstructions, est);
   }
-  double weighted = fetchedTotal > 0 ? bytesTotal / fetchedTotal : 1.0;
   std::printf("      bytes-weighted sector efficiency %.3f over %zu "
               "launches\n",
-              weighted, std::min(profiles.size(), a.launches.size()));
+              bytesWeightedSectorEfficiency(a, profiles),
+              std::min(profiles.size(), a.launches.size()));
   if (jsonFile.empty())
     return true;
   std::ofstream out(jsonFile);

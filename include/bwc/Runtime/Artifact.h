@@ -23,8 +23,19 @@ namespace bwc::rt {
 /// Element types, numbered as ONNX's TensorProto.DataType so that .pb files
 /// map directly.
 enum class DType : int32_t {
-  f32 = 1, u8 = 2, i8 = 3, u16 = 4, i16 = 5, i32 = 6, i64 = 7, boolean = 9,
-  f16 = 10, f64 = 11, u32 = 12, u64 = 13, bf16 = 16,
+  f32 = 1,
+  u8 = 2,
+  i8 = 3,
+  u16 = 4,
+  i16 = 5,
+  i32 = 6,
+  i64 = 7,
+  boolean = 9,
+  f16 = 10,
+  f64 = 11,
+  u32 = 12,
+  u64 = 13,
+  bf16 = 16,
 };
 /// Bytes per element; 0 for a value that is not a known DType.
 size_t dtypeSize(DType t);
@@ -33,8 +44,12 @@ const char *dtypeName(DType t);
 /// True when `code` is one of the DType values.
 bool isValidDType(int32_t code);
 
-enum class BufferKind : uint8_t { input = 0, output = 1, weight = 2,
-                                  intermediate = 3 };
+enum class BufferKind : uint8_t {
+  input = 0,
+  output = 1,
+  weight = 2,
+  intermediate = 3
+};
 
 struct TensorDesc {
   std::string name;
@@ -62,8 +77,8 @@ struct Buffer {
 
 /// One generated kernel and its static cost (bytes each launch must move).
 struct Kernel {
-  std::string name;     ///< symbol in the code object
-  std::string ops;      ///< the bwc ops it computes, for reports
+  std::string name; ///< symbol in the code object
+  std::string ops;  ///< the bwc ops it computes, for reports
   uint64_t bytesRead = 0, bytesWritten = 0, flops = 0;
   /// CUDA launch configuration (all zero on the CPU target): grid and block
   /// dimensions and dynamic shared memory bytes. Shapes are static, so the
@@ -85,8 +100,13 @@ struct Launch {
 /// cuda-sim: one site of a kernel that calls into the emulator (a global or
 /// shared load or store, a barrier, a shuffle or an mma), in the host
 /// object's numbering (CudaSim.h).
-enum class SimSiteKind : uint8_t { load = 0, store = 1, barrier = 2,
-                                   shuffle = 3, mma = 4 };
+enum class SimSiteKind : uint8_t {
+  load = 0,
+  store = 1,
+  barrier = 2,
+  shuffle = 3,
+  mma = 4
+};
 /// What a load or store addresses.
 enum class SimSpace : uint8_t { global = 0, shared = 1 };
 
@@ -161,14 +181,16 @@ struct Artifact {
 
 /// Serializes with the header, format version and checksum.
 std::string serialize(const Artifact &a);
+/// `payload` behind the 32-byte header serialize() writes (magic, version,
+/// size, checksum); the artifact fuzzer seals its mutated payloads so.
+std::string sealPayload(const std::string &payload);
 /// Parses and validates everything (magic, version, checksum, every index,
 /// size and offset); on failure returns false with a one-line `error`.
 bool deserialize(const std::string &bytes, Artifact &a, std::string &error);
 /// Reads and deserializes a file; errors name the file. With `verifyKey`,
 /// the artifact must carry a signature under that key (Signature.h),
 /// checked before anything is parsed.
-bool readArtifactFile(const std::string &path, Artifact &a,
-                      std::string &error,
+bool readArtifactFile(const std::string &path, Artifact &a, std::string &error,
                       const std::string *verifyKey = nullptr);
 bool writeArtifactFile(const std::string &path, const Artifact &a,
                        std::string &error);
