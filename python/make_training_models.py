@@ -16,8 +16,13 @@ in numpy in float64), the layout of ../shared/models.
                   g_{i-1} = g_i + d_i W_i^T.
 
 Inputs: x, y and the weights w1..wN (parameters are inputs of a training
-step); outputs: the loss and every weight gradient. Usage:
+step); outputs: the loss and every weight gradient.
+
+With --forward DIR it also writes forward-only models for bwc-grad
+(`--train`): mlp_forward (8 layers, ReLU/tanh, biases) and
+transformer_block (pre-norm attention and GELU MLP). Usage:
   make_training_models.py OUT_DIR [--layers N] [--batch B] [--width D]
+                          [--forward DIR]
 """
 import argparse
 import os
@@ -137,18 +142,112 @@ def write(folder, model, inputs, outputs):
                 f.write(tensor.SerializeToString())
 
 
+def forward_mlp(layers=8, batch=16, width=32, seed=0):
+    """The forward pass only (bwc-grad builds the backward one):
+    h_i = act(h_{i-1} W_i + b_i), act alternating ReLU and tanh; the
+    weights are initializers."""
+    rng = np.random.default_rng(seed)
+    g, h = Graph(), "x"
+    for i in range(layers):
+        w = g.const(f"w{i}", (rng.standard_normal((width, width)) /
+                              np.sqrt(width)).astype(np.float32))
+        b = g.const(f"b{i}", (0.1 * rng.standard_normal(width))
+                    .astype(np.float32))
+        h = g.op("Tanh" if i % 2 else "Relu",
+                 g.op("Add", g.op("MatMul", h, w), b))
+    return _model(g, "mlp", [batch, width], h, [batch, width], 17)
+
+
+def transformer_block(batch=4, seq=16, dim=32, heads=4, hidden=64, seed=0):
+    """A pre-norm transformer encoder block, forward only: x + attention(
+    LayerNorm(x)), then + MLP(LayerNorm(.)) with an erf GELU; multi-head
+    attention through Reshape/Transpose, scores scaled by 1/sqrt(d_head),
+    Softmax. The weights are initializers."""
+    rng = np.random.default_rng(seed)
+    g = Graph()
+    dh = dim // heads
+
+    def weight(name, *shape, scale=None):
+        scale = scale or 1 / np.sqrt(shape[0])
+        return g.const(name, (scale * rng.standard_normal(shape))
+                       .astype(np.float32))
+
+    def norm(x, name):
+        return g.op("LayerNormalization", x,
+                    g.const(name + "_scale", (1 + 0.1 * rng.standard_normal(
+                        dim)).astype(np.float32)),
+                    g.const(name + "_bias", (0.1 * rng.standard_normal(dim))
+                            .astype(np.float32)), axis=-1, epsilon=1e-5)
+
+    heads_shape = g.const("heads_shape", np.array([batch, seq, heads, dh],
+                                                  np.int64))
+    flat_shape = g.const("flat_shape", np.array([batch, seq, dim], np.int64))
+
+    def split(t):  # [B, T, D] -> [B, H, T, dh]
+        return g.op("Transpose", g.op("Reshape", t, heads_shape),
+                    perm=[0, 2, 1, 3])
+
+    n1 = norm("x", "ln1")
+    q = split(g.op("MatMul", n1, weight("wq", dim, dim)))
+    k = split(g.op("MatMul", n1, weight("wk", dim, dim)))
+    v = split(g.op("MatMul", n1, weight("wv", dim, dim)))
+    scale = g.const("attn_scale", np.array(1 / np.sqrt(dh), np.float32))
+    scores = g.op("Mul", g.op("MatMul", q, g.op("Transpose", k,
+                                                perm=[0, 1, 3, 2])), scale)
+    attn = g.op("MatMul", g.op("Softmax", scores, axis=-1), v)
+    merged = g.op("Reshape", g.op("Transpose", attn, perm=[0, 2, 1, 3]),
+                  flat_shape)
+    h1 = g.op("Add", "x", g.op("Add", g.op("MatMul", merged,
+                                             weight("wo", dim, dim)),
+                                 weight("bo", dim, scale=0.1)))
+    n2 = norm(h1, "ln2")
+    up = g.op("Add", g.op("MatMul", n2, weight("w1", dim, hidden)),
+              weight("b1", hidden, scale=0.1))
+    half = g.const("half", np.array(0.5, np.float32))
+    one = g.const("one", np.array(1.0, np.float32))
+    rsqrt2 = g.const("rsqrt2", np.array(1 / np.sqrt(2), np.float32))
+    gelu = g.op("Mul", g.op("Mul", up, half),
+                g.op("Add", one, g.op("Erf", g.op("Mul", up, rsqrt2))))
+    down = g.op("Add", g.op("MatMul", gelu, weight("w2", hidden, dim)),
+                weight("b2", dim, scale=0.1))
+    y = g.op("Add", h1, down)
+    return _model(g, "transformer_block", [batch, seq, dim], y,
+                  [batch, seq, dim], 17)
+
+
+def _model(g, name, in_shape, out, out_shape, opset):
+    f32 = TensorProto.FLOAT
+    graph = helper.make_graph(
+        g.nodes, name, [helper.make_tensor_value_info("x", f32, in_shape)],
+        [helper.make_tensor_value_info(out, f32, out_shape)], g.inits)
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", opset)])
+    onnx.checker.check_model(model)
+    return model
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out")
     parser.add_argument("--layers", type=int, default=8)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--width", type=int, default=256)
+    parser.add_argument("--forward", metavar="DIR",
+                        help="also write the forward-only models bwc-grad "
+                        "differentiates (mlp_forward, transformer_block)")
     args = parser.parse_args()
     for seed, kind in enumerate(("mlp", "residual")):
         model, inputs = build(kind, args.layers, args.batch, args.width,
                               seed)
         write(os.path.join(args.out, f"{kind}_train"), model, inputs,
               reference(kind, *inputs))
+    if args.forward:
+        # Forward models for bwc-grad (no reference outputs: the gradient
+        # check compares with finite differences).
+        for name, model in (("mlp_forward", forward_mlp()),
+                            ("transformer_block", transformer_block())):
+            os.makedirs(os.path.join(args.forward, name), exist_ok=True)
+            onnx.save(model, os.path.join(args.forward, name, "model.onnx"))
 
 
 if __name__ == "__main__":

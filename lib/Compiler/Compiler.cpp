@@ -307,6 +307,18 @@ std::string mlir::bwc::validateOptions(const CompileOptions &o) {
   if (o.ioPrecision != "fp32" && o.ioPrecision != o.precision)
     return "--io-precision expects fp32 or the --precision value '" +
            o.precision + "' but got '" + o.ioPrecision + "'";
+  if (!o.train.empty() && o.train != "grad") {
+    if (StringRef(o.train).starts_with("sgd:") ||
+        StringRef(o.train).starts_with("adam:"))
+      return "--train=" + o.train +
+             ": optimizer steps are not implemented yet (docs/training.md); "
+             "--train=grad gives the loss and the gradients";
+    return "unknown --train '" + o.train + "' (expected grad)";
+  }
+  if (!oneOf(o.loss, {"mse", "cross-entropy"}))
+    return "unknown --loss '" + o.loss + "' (expected mse or cross-entropy)";
+  if (o.train.empty() && (o.loss != "mse" || o.trainable != ".*"))
+    return "--loss and --trainable expect --train";
   if (!(o.peakBw > 0))
     return "--peak-bw expects a positive GB/s figure";
   if (o.emit != "artifact" &&
@@ -349,6 +361,14 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
   if (std::string err = validateOptions(o); !err.empty())
     return emitError(loc) << err;
   registerPassesOnce();
+
+  // Training: the step (loss and gradients) is the program from here on.
+  if (!o.train.empty()) {
+    PassManager grad(&ctx);
+    if (failed(addPipeline(grad, "bwc-grad{loss=" + o.loss + "}", loc)) ||
+        failed(grad.run(module)))
+      return failure();
+  }
 
   // Graph passes; the unfused baseline is measured here.
   PassManager graph(&ctx);
@@ -515,6 +535,8 @@ FailureOr<CompileResult> mlir::bwc::compile(const ModelSource &source,
       if (std::string err = parseInputValue(s, importOptions); !err.empty())
         return fail("--input-value: " + err);
     importOptions.inputValueBytes = o.inputValueBytes;
+    if (!o.train.empty())
+      importOptions.trainable = o.trainable;
   } else if (!o.inputShapes.empty() || !o.inputValues.empty() ||
              !o.inputValueBytes.empty()) {
     return fail("--input-shape and --input-value apply to ONNX models only");
@@ -524,6 +546,9 @@ FailureOr<CompileResult> mlir::bwc::compile(const ModelSource &source,
   registerAllDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // A failing pass's error names the culprit; the whole function printed
+  // after it ("see current operation") would bury that for a user.
+  ctx.printOpOnDiagnostic(false);
   // Diagnostics are printed as they come, with the source line for MLIR
   // input; the context is single-threaded per compile unless the pass
   // managers fan out, which the handler tolerates.

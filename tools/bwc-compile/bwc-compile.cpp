@@ -22,6 +22,7 @@ static cl::OptionCategory ioCategory("Input and output");
 static cl::OptionCategory pipelineCategory("Pipeline (both targets)");
 static cl::OptionCategory cudaCategory("Target: CUDA");
 static cl::OptionCategory tuningCategory("Tuning (CUDA)");
+static cl::OptionCategory trainingCategory("Training");
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::cat(ioCategory),
                                       cl::desc("<model.onnx|model.mlir>"),
@@ -159,6 +160,23 @@ static cl::opt<std::string> signKey(
     cl::desc("Sign the artifact with HMAC-SHA256 under the key in FILE (at "
              "least 32 bytes); bwc-run --verify-key checks it"),
     cl::value_desc("FILE"));
+static cl::opt<std::string>
+    train("train", cl::cat(trainingCategory),
+          cl::desc("grad: compile the training step (bwc-grad): inputs are "
+                   "the model's plus `target`, outputs `loss` and one "
+                   "grad.<initializer> per parameter"),
+          cl::value_desc("grad"));
+static cl::opt<std::string>
+    loss("loss", cl::cat(trainingCategory),
+         cl::desc("With --train: mse (default; target has the first "
+                  "output's shape) or cross-entropy (target: i64 class "
+                  "indices, classes along the last axis)"),
+         cl::init("mse"));
+static cl::opt<std::string> trainable(
+    "trainable", cl::cat(trainingCategory),
+    cl::desc("With --train: the float initializers to differentiate, a "
+             "regular expression over whole names (default: all)"),
+    cl::init(".*"), cl::value_desc("REGEX"));
 static cl::opt<bool> report("report", cl::cat(ioCategory),
                             cl::desc("Print the per-kernel static report"));
 static cl::opt<std::string> reportJson("report-json", cl::cat(ioCategory),
@@ -187,8 +205,8 @@ int main(int argc, char **argv) {
     os << mlir::bwc::compilerVersion() << "\n";
   });
   // --help lists bwc's options only (LLVM's back ends register hundreds).
-  cl::HideUnrelatedOptions(
-      {&ioCategory, &pipelineCategory, &cudaCategory, &tuningCategory});
+  cl::HideUnrelatedOptions({&ioCategory, &pipelineCategory, &trainingCategory,
+                            &cudaCategory, &tuningCategory});
   cl::ParseCommandLineOptions(
       argc, argv,
       "bwc compiler: an ONNX model (or bwc MLIR) to an artifact bwc-run "
@@ -216,6 +234,9 @@ int main(int argc, char **argv) {
   o.cudaSim = cudaSim;
   o.gpuModuleFile = gpuModuleFile;
   o.tensorCores = tensorCores;
+  o.train = train;
+  o.loss = loss;
+  o.trainable = trainable;
   o.tune = tune;
   o.tuningCache = tuningCache;
   o.tuneExport = tuneExport;

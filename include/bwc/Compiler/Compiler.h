@@ -54,6 +54,12 @@ struct CompileOptions {
   std::string cudaSim = "on";
   std::string gpuModuleFile;
   std::string tensorCores = "on";
+  /// Training (docs/training.md): empty (inference) or grad (the step
+  /// returns the loss and one grad.<initializer> per parameter).
+  std::string train;
+  std::string loss = "mse"; ///< with train: mse or cross-entropy
+  /// With train: the initializers to differentiate (whole-name regex).
+  std::string trainable = ".*";
   bool tune = false;
   std::string tuningCache, tuneExport, tuneImport, tuneGpu;
 };

@@ -424,6 +424,50 @@ def VerifyPlanPass : Pass<"bwc-verify-plan", "::mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Training
+//===----------------------------------------------------------------------===//
+
+def GradPass : Pass<"bwc-grad", "::mlir::ModuleOp"> {
+  let summary = "Build the training step: a loss and its reverse-mode gradients";
+  let description = [{
+    Turns the program function into one training step. The arguments marked
+    `bwc.trainable` (the importer marks the initializers `--trainable`
+    selects) are the parameters. The pass appends a `target` argument,
+    applies `loss` to the first result (`mse`: mean((y - target)^2) over all
+    elements; `cross-entropy`: the mean over rows of
+    logsumexp(y) - y[target] along the last axis, target holding i64 class
+    indices), and builds the adjoint of every value on a path from a
+    parameter to the loss, in reverse program order, with each op's
+    `DifferentiableOpInterface` rule. The function then returns `loss` and
+    one `grad.<name>` per parameter (zeros for a parameter the loss does not
+    read). A parameter whose argument carries `bwc.initial_value` (an
+    initializer) becomes that constant again, so the step's inputs are the
+    model's inputs and `target`; one without (an initializer the model also
+    lists as a graph input) stays an input.
+
+    An op on the path without a rule, or whose rule does not cover its
+    configuration, is an error naming it. The function records
+    `bwc.training = {loss, params}`.
+
+    Example (`loss=mse`):
+    ```mlir
+    func.func @main(%x: tensor<4xf32>, %w: tensor<4xf32> {bwc.trainable})
+        -> tensor<4xf32> {
+      %y = bwc.binary mul %x, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      return %y : tensor<4xf32>
+    }
+    // becomes (x, w, target) -> (loss: tensor<f32>, grad.w: tensor<4xf32>)
+    ```
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", "\"main\"",
+           "The program function">,
+    Option<"loss", "loss", "std::string", "\"mse\"",
+           "The loss applied to the first result: mse or cross-entropy">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // Precision
 //===----------------------------------------------------------------------===//
 

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
+#include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -20,45 +22,16 @@ using namespace mlir::bwc::lowering;
 
 namespace {
 
-/// Number of window positions of output position `o` that fall in
-/// [lo, hi) along one dim, in the coordinates of the unpadded input.
-int64_t windowCount(int64_t o, int64_t kernel, int64_t stride, int64_t dilation,
-                    int64_t padBegin, int64_t lo, int64_t hi) {
-  int64_t count = 0;
-  for (int64_t k = 0; k < kernel; ++k) {
-    int64_t p = o * stride - padBegin + k * dilation;
-    count += p >= lo && p < hi;
-  }
-  return count;
-}
-
 /// The avg pool divisor of each spatial output position, as a constant.
 Value avgDivisor(OpBuilder &b, Location loc, PoolOp op, FloatType t) {
   SmallVector<int64_t> inShape = op.getLogicalInputShape(),
                        outShape = op.getLogicalResultShape();
   ArrayRef<int64_t> outSpatial = ArrayRef<int64_t>(outShape).drop_front(2);
-  int64_t spatial = outSpatial.size();
-  // Per dim, then multiplied out: a window is a box.
-  SmallVector<SmallVector<int64_t>> counts(spatial);
-  for (int64_t i = 0; i < spatial; ++i) {
-    int64_t pb = op.getPads()[i], pe = op.getPads()[spatial + i];
-    int64_t lo = op.getCountIncludePad() ? -pb : 0;
-    int64_t hi = inShape[2 + i] + (op.getCountIncludePad() ? pe : 0);
-    for (int64_t o = 0; o < outSpatial[i]; ++o)
-      counts[i].push_back(windowCount(o, op.getKernel()[i], op.getStrides()[i],
-                                      op.getDilations()[i], pb, lo, hi));
-  }
   SmallVector<APFloat> values;
-  SmallVector<int64_t> strides(spatial, 1);
-  for (int64_t i = spatial - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * outSpatial[i + 1];
-  int64_t total = 1;
-  for (int64_t d : outSpatial)
-    total *= d;
-  for (int64_t flat = 0; flat < total; ++flat) {
-    double v = 1;
-    for (int64_t i = 0; i < spatial; ++i)
-      v *= (double)counts[i][(flat / strides[i]) % outSpatial[i]];
+  for (double v :
+       avgPoolDivisors(ArrayRef<int64_t>(inShape).drop_front(2), outSpatial,
+                       op.getKernel(), op.getStrides(), op.getDilations(),
+                       op.getPads(), op.getCountIncludePad())) {
     APFloat f(v);
     bool lost;
     f.convert(t.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);

@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 
 #include "onnx/checker.h"
 #include "onnx/defs/parser.h"
@@ -84,6 +85,36 @@ bool shapeInferenceIsSafe(const onnx::GraphProto &graph) {
           return false;
     }
   return true;
+}
+
+/// Training: float Constant nodes (a `value` tensor of more than one
+/// element) become initializers, so --trainable sees the weights of
+/// exporters that write them as nodes (paddle2onnx). Scalars (epsilons, the
+/// 6 of HardSwish) stay constants.
+void constantNodesToInitializers(onnx::GraphProto &graph) {
+  auto *nodes = graph.mutable_node();
+  for (int i = nodes->size() - 1; i >= 0; --i) {
+    const onnx::NodeProto &node = nodes->Get(i);
+    if (node.op_type() != "Constant" ||
+        !(node.domain().empty() || node.domain() == "ai.onnx") ||
+        node.output_size() != 1 || node.attribute_size() != 1 ||
+        node.attribute(0).name() != "value" || !node.attribute(0).has_t())
+      continue;
+    const onnx::TensorProto &t = node.attribute(0).t();
+    int64_t n = 1;
+    for (int64_t d : t.dims())
+      n *= d;
+    bool isFloat = t.data_type() == onnx::TensorProto::FLOAT ||
+                   t.data_type() == onnx::TensorProto::FLOAT16 ||
+                   t.data_type() == onnx::TensorProto::BFLOAT16 ||
+                   t.data_type() == onnx::TensorProto::DOUBLE;
+    if (!isFloat || n <= 1 || t.data_location() == onnx::TensorProto::EXTERNAL)
+      continue;
+    onnx::TensorProto init = t;
+    init.set_name(node.output(0));
+    *graph.add_initializer() = std::move(init);
+    nodes->DeleteSubrange(i, 1);
+  }
 }
 
 class GraphImporter {
@@ -430,6 +461,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   if (failed(checkSubgraphDepth(graph, 0)))
     return nullptr;
 
+  if (options.trainable)
+    constantNodesToInitializers(graph);
   llvm::StringSet<> initNames;
   for (const auto &init : graph.initializer())
     initNames.insert(init.name());
@@ -524,6 +557,21 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     func.setArgAttr(i, "bwc.name", builder.getStringAttr(vi->name()));
   }
 
+  // Training: the initializers --trainable selects are parameters.
+  std::optional<llvm::Regex> trainable;
+  if (options.trainable) {
+    trainable.emplace("^(" + *options.trainable + ")$");
+    std::string why;
+    if (!trainable->isValid(why))
+      return modelError() << "--trainable '" << *options.trainable
+                          << "' is not a valid regular expression: " << why,
+             nullptr;
+  }
+  llvm::StringSet<> graphInputs;
+  for (const auto &vi : graph.input())
+    graphInputs.insert(vi.name());
+  bool anyTrainable = false;
+
   for (const auto &init : graph.initializer()) {
     known.insert(init.name());
     if (values.count(init.name()))
@@ -562,8 +610,28 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       ok = false;
       continue;
     }
+    if (trainable && isa<FloatType>(elt) && trainable->match(init.name())) {
+      // A parameter: an argument bwc-grad differentiates with respect to.
+      anyTrainable = true;
+      unsigned index = func.getNumArguments();
+      SmallVector<NamedAttribute> attrs = {
+          builder.getNamedAttr("bwc.name", builder.getStringAttr(init.name())),
+          builder.getNamedAttr("bwc.trainable", builder.getUnitAttr())};
+      if (!graphInputs.contains(init.name()))
+        attrs.push_back(builder.getNamedAttr("bwc.initial_value", *attr));
+      if (failed(func.insertArgument(index, attr->getType(),
+                                     builder.getDictionaryAttr(attrs), loc)))
+        return nullptr;
+      values[init.name()] = body->getArgument(index);
+      continue;
+    }
     values[init.name()] = ConstantOp::create(builder, loc, *attr);
   }
+  if (trainable && !anyTrainable)
+    return modelError() << "--trainable '" << *options.trainable
+                        << "' matches no float initializer (nor a float "
+                           "Constant node of more than one element)",
+           nullptr;
   if (!ok)
     return nullptr;
 
@@ -622,7 +690,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     outTypes.push_back(it->second.getType());
   }
   func::ReturnOp::create(builder, fileLoc(), outs);
-  func.setType(builder.getFunctionType(argTypes, outTypes));
+  func.setType(builder.getFunctionType(func.getArgumentTypes(), outTypes));
   for (auto [i, vi] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, "bwc.name", builder.getStringAttr(vi.name()));
   // Shape arithmetic folded to constants leaves its inputs unused: drop

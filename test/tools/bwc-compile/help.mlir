@@ -12,6 +12,10 @@
 // CHECK-DAG: Pipeline (both targets):
 // CHECK-DAG: Target: CUDA:
 // CHECK-DAG: Tuning (CUDA):
+// CHECK-DAG: Training:
+// CHECK-DAG: --train=
+// CHECK-DAG: --loss=
+// CHECK-DAG: --trainable=
 // CHECK-DAG: --target=
 // CHECK-DAG: --emit=
 // CHECK-DAG: -o

@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <map>
+#include <optional>
 #include <string>
 
 namespace mlir::bwc {
@@ -50,6 +51,14 @@ struct OnnxImportOptions {
   /// (printed once at the end of the file, elided on request) instead of
   /// inline dense literals.
   int64_t inlineConstantLimit = 1024;
+  /// Training (bwc-compile --train): a regular expression over initializer
+  /// names (whole-name match). The float initializers it matches, and the
+  /// float Constant nodes of more than one element (exporters such as
+  /// paddle2onnx store weights as those), become function arguments marked
+  /// `bwc.trainable` for bwc-grad, with their value as `bwc.initial_value`;
+  /// one the model also lists as a graph input stays an input (its value
+  /// given at run time). Unset: initializers are constants.
+  std::optional<std::string> trainable;
 };
 
 /// Parses `--input-shape` values of the form `NAME=D0xD1x...` (a scalar is

@@ -75,7 +75,8 @@ std::optional<int64_t> windowOutputSize(int64_t in, int64_t kernel,
   int64_t avail = in + padBegin + padEnd - span;
   if (avail < 0 || stride <= 0)
     return std::nullopt;
-  int64_t out = ceilMode ? (avail + stride - 1) / stride + 1 : avail / stride + 1;
+  int64_t out =
+      ceilMode ? (avail + stride - 1) / stride + 1 : avail / stride + 1;
   // As in PyTorch and ONNX Runtime: with ceil mode, the last window must
   // start inside the input or the begin padding.
   if (ceilMode && (out - 1) * stride >= in + padBegin)
@@ -88,6 +89,39 @@ int64_t transposedConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
                                  int64_t padEnd, int64_t outputPadding) {
   return stride * (in - 1) + outputPadding + (kernel - 1) * dilation + 1 -
          padBegin - padEnd;
+}
+
+SmallVector<double>
+avgPoolDivisors(ArrayRef<int64_t> inSpatial, ArrayRef<int64_t> outSpatial,
+                ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                ArrayRef<int64_t> dilations, ArrayRef<int64_t> pads,
+                bool countIncludePad) {
+  int64_t spatial = outSpatial.size();
+  // Per dim: the taps of output position o inside [lo, hi).
+  SmallVector<SmallVector<int64_t>> counts(spatial);
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t pb = pads[i], pe = pads[spatial + i];
+    int64_t lo = countIncludePad ? -pb : 0;
+    int64_t hi = inSpatial[i] + (countIncludePad ? pe : 0);
+    for (int64_t o = 0; o < outSpatial[i]; ++o) {
+      int64_t count = 0;
+      for (int64_t k = 0; k < kernel[i]; ++k) {
+        int64_t p = o * strides[i] - pb + k * dilations[i];
+        count += p >= lo && p < hi;
+      }
+      counts[i].push_back(count);
+    }
+  }
+  SmallVector<int64_t> rowStrides = rowMajorStrides(outSpatial);
+  SmallVector<double> divisors;
+  for (int64_t flat = 0, total = numElements(outSpatial); flat < total;
+       ++flat) {
+    double v = 1;
+    for (int64_t i = 0; i < spatial; ++i)
+      v *= (double)counts[i][(flat / rowStrides[i]) % outSpatial[i]];
+    divisors.push_back(v);
+  }
+  return divisors;
 }
 
 int64_t numElements(ArrayRef<int64_t> shape) {

@@ -13,6 +13,12 @@
 
 #include "bwc/Dialect/BWC/IR/BWCEnums.h.inc"
 
+namespace mlir::bwc {
+class BWCBuilder;
+} // namespace mlir::bwc
+
+#include "bwc/Dialect/BWC/IR/BWCInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "bwc/Dialect/BWC/IR/BWCOps.h.inc"
 

@@ -10,6 +10,7 @@
 #define BWC_DIALECT_BWC_IR_BWCOPS_TD
 
 include "bwc/Dialect/BWC/IR/BWCBase.td"
+include "bwc/Dialect/BWC/IR/BWCInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -19,7 +20,8 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 // Constants
 //===----------------------------------------------------------------------===//
 
-def BWC_ConstantOp : BWC_Op<"constant", [ConstantLike, Pure,
+def BWC_ConstantOp : BWC_Op<"constant", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, ConstantLike, Pure,
     AllTypesMatch<["value", "result"]>]> {
   let summary = "a constant tensor (weights, folded shape arithmetic)";
   let description = [{
@@ -44,7 +46,8 @@ def BWC_ConstantOp : BWC_Op<"constant", [ConstantLike, Pure,
 // Elementwise (numpy broadcasting)
 //===----------------------------------------------------------------------===//
 
-def BWC_UnaryOp : BWC_Op<"unary", [Pure]> {
+def BWC_UnaryOp : BWC_Op<"unary", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "elementwise unary function";
   let description = [{
     Applies `fn` to every element. The result has the operand's type.
@@ -65,7 +68,8 @@ def BWC_UnaryOp : BWC_Op<"unary", [Pure]> {
   let hasFolder = 1;
 }
 
-def BWC_BinaryOp : BWC_Op<"binary", [Pure]> {
+def BWC_BinaryOp : BWC_Op<"binary", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "elementwise binary function with numpy broadcasting";
   let description = [{
     Both operands have the same element type; their shapes broadcast (numpy
@@ -90,7 +94,8 @@ def BWC_BinaryOp : BWC_Op<"binary", [Pure]> {
   }];
 }
 
-def BWC_SelectOp : BWC_Op<"select", [Pure]> {
+def BWC_SelectOp : BWC_Op<"select", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "elementwise choice between two tensors (ONNX Where)";
   let description = [{
     `result = cond ? on_true : on_false`, the three operands broadcasting to
@@ -110,7 +115,8 @@ def BWC_SelectOp : BWC_Op<"select", [Pure]> {
   let hasFolder = 1;
 }
 
-def BWC_CastOp : BWC_Op<"cast", [Pure]> {
+def BWC_CastOp : BWC_Op<"cast", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "elementwise conversion of the element type";
   let description = [{
     Converts each element to the result's element type with ONNX Cast
@@ -132,7 +138,8 @@ def BWC_CastOp : BWC_Op<"cast", [Pure]> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-def BWC_ReduceOp : BWC_Op<"reduce", [Pure]> {
+def BWC_ReduceOp : BWC_Op<"reduce", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "reduction over a set of axes";
   let description = [{
     Reduces `input` over `axes` (sorted, unique, non-negative) with `kind`.
@@ -153,7 +160,8 @@ def BWC_ReduceOp : BWC_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
-def BWC_ArgReduceOp : BWC_Op<"arg_reduce", [Pure]> {
+def BWC_ArgReduceOp : BWC_Op<"arg_reduce", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "index of the largest or smallest element along one axis";
   let description = [{
     ONNX ArgMax/ArgMin. Ties go to the first index unless
@@ -179,7 +187,8 @@ def BWC_ArgReduceOp : BWC_Op<"arg_reduce", [Pure]> {
 // Contraction, convolution, pooling
 //===----------------------------------------------------------------------===//
 
-def BWC_MatmulOp : BWC_Op<"matmul", [Pure]> {
+def BWC_MatmulOp : BWC_Op<"matmul", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "batched matrix product with broadcast batch dimensions";
   let description = [{
     `lhs` is `[B..., M, K]`, `rhs` is `[B'..., K, N]` (both rank >= 2); the
@@ -205,7 +214,8 @@ def BWC_MatmulOp : BWC_Op<"matmul", [Pure]> {
   let hasVerifier = 1;
 }
 
-def BWC_ConvOp : BWC_Op<"conv", [Pure]> {
+def BWC_ConvOp : BWC_Op<"conv", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "N-d grouped convolution or transposed convolution (NC...)";
   let description = [{
     Input `[N, C, D...]`. For a direct convolution the filter is
@@ -257,7 +267,8 @@ def BWC_ConvOp : BWC_Op<"conv", [Pure]> {
   let hasVerifier = 1;
 }
 
-def BWC_PoolOp : BWC_Op<"pool", [Pure]> {
+def BWC_PoolOp : BWC_Op<"pool", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "N-d max or average pooling window (NC...)";
   let description = [{
     Slides a `kernel` window over the spatial dims of `[N, C, D...]`.
@@ -299,7 +310,8 @@ def BWC_PoolOp : BWC_Op<"pool", [Pure]> {
 // Data movement
 //===----------------------------------------------------------------------===//
 
-def BWC_TransposeOp : BWC_Op<"transpose", [Pure]> {
+def BWC_TransposeOp : BWC_Op<"transpose", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "permutation of dimensions";
   let description = [{
     `result.shape[i] = input.shape[perm[i]]`.
@@ -317,7 +329,8 @@ def BWC_TransposeOp : BWC_Op<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
-def BWC_ReshapeOp : BWC_Op<"reshape", [Pure]> {
+def BWC_ReshapeOp : BWC_Op<"reshape", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "row-major reshape to the result type's shape";
   let description = [{
     Same elements in the same row-major order. ONNX Reshape, Flatten,
@@ -335,7 +348,8 @@ def BWC_ReshapeOp : BWC_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def BWC_BroadcastOp : BWC_Op<"broadcast", [Pure]> {
+def BWC_BroadcastOp : BWC_Op<"broadcast", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "numpy broadcast to the result type's shape (ONNX Expand)";
   let description = [{
     The input shape must broadcast to exactly the result shape.
@@ -352,7 +366,8 @@ def BWC_BroadcastOp : BWC_Op<"broadcast", [Pure]> {
   let hasFolder = 1;
 }
 
-def BWC_SliceOp : BWC_Op<"slice", [Pure]> {
+def BWC_SliceOp : BWC_Op<"slice", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "strided slice; the result shape gives the sizes";
   let description = [{
     `result[i...] = input[starts + i * steps]` per dim. Steps are non-zero
@@ -373,7 +388,8 @@ def BWC_SliceOp : BWC_Op<"slice", [Pure]> {
   let hasFolder = 1;
 }
 
-def BWC_ConcatOp : BWC_Op<"concat", [Pure]> {
+def BWC_ConcatOp : BWC_Op<"concat", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "concatenation along one axis";
   let description = [{
     Example:
@@ -389,7 +405,8 @@ def BWC_ConcatOp : BWC_Op<"concat", [Pure]> {
   let hasFolder = 1;
 }
 
-def BWC_PadOp : BWC_Op<"pad", [Pure]> {
+def BWC_PadOp : BWC_Op<"pad", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "padding with a constant, reflected or edge value";
   let description = [{
     `pads` holds the begin pads of every dim then the end pads, all
@@ -410,7 +427,8 @@ def BWC_PadOp : BWC_Op<"pad", [Pure]> {
   let hasVerifier = 1;
 }
 
-def BWC_GatherOp : BWC_Op<"gather", [Pure]> {
+def BWC_GatherOp : BWC_Op<"gather", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "gather slices along one axis by index (ONNX Gather)";
   let description = [{
     `result.shape = data.shape[:axis] + indices.shape + data.shape[axis+1:]`.
@@ -430,7 +448,8 @@ def BWC_GatherOp : BWC_Op<"gather", [Pure]> {
   let hasFolder = 1;
 }
 
-def BWC_ResizeOp : BWC_Op<"resize", [Pure]> {
+def BWC_ResizeOp : BWC_Op<"resize", [
+    DeclareOpInterfaceMethods<BWC_DifferentiableOpInterface>, Pure]> {
   let summary = "nearest or (multi)linear resampling (ONNX Resize/Upsample)";
   let description = [{
     Any numeric element type (ONNX allows integer images); interpolation of

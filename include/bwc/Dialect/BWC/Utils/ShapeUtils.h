@@ -1,4 +1,5 @@
-//===- ShapeUtils.h - Shape rules shared by verifiers and import -*- C++ -*-===//
+//===- ShapeUtils.h - Shape rules shared by verifiers and import -*- C++
+//-*-===//
 //
 // Pure functions on shapes: numpy broadcasting, axis normalization, and the
 // output-size formulas of convolution and pooling. The verifiers, the ONNX
@@ -46,6 +47,19 @@ std::optional<int64_t> windowOutputSize(int64_t in, int64_t kernel,
 int64_t transposedConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
                                  int64_t dilation, int64_t padBegin,
                                  int64_t padEnd, int64_t outputPadding);
+
+/// The average pool's divisor at every output position (row-major over
+/// `outSpatial`): the window taps inside the input, or inside the padded
+/// input with `countIncludePad`. A window is a box, so this is a product of
+/// per-dim counts. The CPU lowering divides by it and bwc-grad's rule for
+/// bwc.pool avg scales by it, so both agree on every edge window.
+llvm::SmallVector<double> avgPoolDivisors(llvm::ArrayRef<int64_t> inSpatial,
+                                          llvm::ArrayRef<int64_t> outSpatial,
+                                          llvm::ArrayRef<int64_t> kernel,
+                                          llvm::ArrayRef<int64_t> strides,
+                                          llvm::ArrayRef<int64_t> dilations,
+                                          llvm::ArrayRef<int64_t> pads,
+                                          bool countIncludePad);
 
 /// Number of elements of a static shape.
 int64_t numElements(llvm::ArrayRef<int64_t> shape);

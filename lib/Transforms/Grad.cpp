@@ -1,0 +1,240 @@
+//===- Grad.cpp - The training step: loss and reverse-mode gradients ------===//
+//
+// bwc-grad (docs/passes/bwc-grad.md). One forward walk marks the values that
+// depend on a parameter (`bwc.trainable` arguments); the loss is built on
+// the first result; one reverse walk over the original ops asks each op on
+// a parameter-to-loss path for its operands' adjoints
+// (DifferentiableOpInterface, lib/Dialect/BWC/IR/BWCGradients.cpp) and sums
+// the adjoints of values read more than once. The result is ordinary bwc IR,
+// so fusion, the buffer plan and rematerialization treat the backward
+// program like any other.
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Transforms/Passes.h"
+
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "bwc/Dialect/BWC/Utils/BWCBuilder.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::bwc {
+#define GEN_PASS_DEF_GRADPASS
+#include "bwc/Transforms/Passes.h.inc"
+} // namespace mlir::bwc
+
+using namespace mlir;
+using namespace mlir::bwc;
+
+namespace {
+
+/// mean((y - t)^2) over every element.
+Value mseLoss(BWCBuilder &b, Value y, Value t) {
+  Value d = b.sub(y, t);
+  SmallVector<int64_t> all =
+      llvm::to_vector(llvm::seq<int64_t>(0, BWCBuilder::shapeOf(y).size()));
+  return b.reduce(ReduceKind::mean, b.mul(d, d), all, false);
+}
+
+/// mean over rows of logsumexp(y) - y[label], along the last axis; labels
+/// are i64 class indices of y's shape without its last dim.
+Value crossEntropyLoss(BWCBuilder &b, Value y, Value labels) {
+  ArrayRef<int64_t> ys = BWCBuilder::shapeOf(y);
+  int64_t rank = ys.size(), classes = ys.back();
+  Type elt = BWCBuilder::elementTypeOf(y);
+  Value m = b.reduce(ReduceKind::max, y, {rank - 1}, true);
+  Value lse =
+      b.add(b.unary(UnaryFn::log, b.reduce(ReduceKind::sum,
+                                           b.unary(UnaryFn::exp, b.sub(y, m)),
+                                           {rank - 1}, true)),
+            m);
+  SmallVector<int64_t> col(rank, 1);
+  col.back() = classes;
+  SmallVector<int64_t> iota = llvm::to_vector(llvm::seq<int64_t>(0, classes));
+  Value classIds = b.reshape(b.i64Vector(iota), col);
+  SmallVector<int64_t> labelShape(ys);
+  labelShape.back() = 1;
+  Value onehot = b.cast(
+      b.binary(BinaryFn::eq, b.reshape(labels, labelShape), classIds), elt);
+  Value picked = b.reduce(ReduceKind::sum, b.mul(y, onehot), {rank - 1}, true);
+  SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  return b.reduce(ReduceKind::mean, b.sub(lse, picked), all, false);
+}
+
+struct GradPass : bwc::impl::GradPassBase<GradPass> {
+  using GradPassBase::GradPassBase;
+
+  void runOnOperation() override {
+    func::FuncOp f = lookupProgram(getOperation(), funcName);
+    if (!f || failed(run(f)))
+      signalPassFailure();
+  }
+
+  LogicalResult run(func::FuncOp f) {
+    if (loss != "mse" && loss != "cross-entropy")
+      return f.emitError() << "bwc-grad: unknown loss '" << loss
+                           << "' (expected mse or cross-entropy)";
+    if (!f.getBody().hasOneBlock())
+      return f.emitError() << "bwc-grad expects a single-block function";
+    Block &body = f.getBody().front();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    if (ret.getNumOperands() == 0)
+      return f.emitError() << "bwc-grad expects the model to have an output";
+    Value y = ret.getOperand(0);
+    auto yType = cast<RankedTensorType>(y.getType());
+    if (!isa<FloatType>(yType.getElementType()))
+      return f.emitError() << "bwc-grad: the loss applies to the first "
+                              "output, which is not a float tensor";
+
+    SmallVector<BlockArgument> params;
+    SmallVector<std::string> names;
+    for (BlockArgument a : body.getArguments()) {
+      if (!f.getArgAttr(a.getArgNumber(), "bwc.trainable"))
+        continue;
+      if (!isa<FloatType>(cast<RankedTensorType>(a.getType()).getElementType()))
+        return f.emitError() << "bwc-grad: trainable argument "
+                             << a.getArgNumber() << " is not a float tensor";
+      params.push_back(a);
+      auto name = f.getArgAttrOfType<StringAttr>(a.getArgNumber(), "bwc.name");
+      names.push_back(name ? name.str()
+                           : "arg" + std::to_string(a.getArgNumber()));
+    }
+    if (params.empty())
+      return f.emitError() << "bwc-grad: no trainable parameters (no "
+                              "argument is marked bwc.trainable; "
+                              "--trainable matched no float initializer)";
+
+    // The target argument.
+    Type targetType = yType;
+    if (loss == "cross-entropy") {
+      if (yType.getRank() < 1)
+        return f.emitError() << "bwc-grad: cross-entropy expects a first "
+                                "output of rank >= 1 (classes last)";
+      targetType = RankedTensorType::get(yType.getShape().drop_back(),
+                                         IntegerType::get(f.getContext(), 64));
+    }
+    unsigned targetIndex = f.getNumArguments();
+    if (failed(f.insertArgument(
+            targetIndex, targetType,
+            DictionaryAttr::get(
+                f.getContext(),
+                {NamedAttribute(StringAttr::get(f.getContext(), "bwc.name"),
+                                StringAttr::get(f.getContext(), "target"))}),
+            f.getLoc())))
+      return failure();
+    Value target = body.getArgument(targetIndex);
+
+    // Values that depend on a parameter.
+    llvm::DenseSet<Value> active(params.begin(), params.end());
+    SmallVector<Operation *> forward;
+    for (Operation &op : body.without_terminator()) {
+      forward.push_back(&op);
+      if (llvm::any_of(op.getOperands(),
+                       [&](Value v) { return active.contains(v); }))
+        active.insert(op.getResults().begin(), op.getResults().end());
+    }
+    if (!active.contains(y))
+      return f.emitError() << "bwc-grad: the first output does not depend on "
+                              "any trainable parameter";
+
+    OpBuilder ob(ret);
+    BWCBuilder b(ob, ret.getLoc());
+    Operation *lastForward = forward.empty() ? nullptr : forward.back();
+    Value lossValue =
+        loss == "mse" ? mseLoss(b, y, target) : crossEntropyLoss(b, y, target);
+
+    // Reverse sweep over the loss's ops, then the forward ops.
+    llvm::DenseMap<Value, Value> adjoint;
+    auto accumulate = [&](Value v, Value g) {
+      auto [it, inserted] = adjoint.try_emplace(v, g);
+      if (!inserted)
+        it->second = b.add(it->second, g);
+    };
+    adjoint[lossValue] = b.scalar(1.0, yType.getElementType());
+    SmallVector<Operation *> lossOps;
+    for (Operation *op = lastForward ? lastForward->getNextNode()
+                                     : &body.front();
+         op != ret.getOperation(); op = op->getNextNode()) {
+      lossOps.push_back(op);
+      if (llvm::any_of(op->getOperands(),
+                       [&](Value v) { return active.contains(v); }))
+        active.insert(op->getResults().begin(), op->getResults().end());
+    }
+    SmallVector<Operation *> order(forward);
+    order.append(lossOps);
+    for (Operation *op : llvm::reverse(order)) {
+      if (op->getNumResults() != 1)
+        continue;
+      auto it = adjoint.find(op->getResult(0));
+      if (it == adjoint.end() || !active.contains(op->getResult(0)))
+        continue;
+      auto rule = dyn_cast<DifferentiableOpInterface>(op);
+      if (!rule)
+        return op->emitError()
+               << "bwc-grad: no gradient rule for '" << op->getName() << "'";
+      SmallVector<bool> wanted;
+      for (Value v : op->getOperands())
+        wanted.push_back(active.contains(v));
+      SmallVector<Value> grads;
+      BWCBuilder ob2(ob, op->getLoc());
+      if (failed(rule.buildVJP(ob2, it->second, wanted, grads)))
+        return failure();
+      for (auto [v, g] : llvm::zip(op->getOperands(), grads))
+        if (g && active.contains(v))
+          accumulate(v, g);
+    }
+
+    // loss, then grad.<name> per parameter.
+    SmallVector<Value> results = {lossValue};
+    for (BlockArgument p : params) {
+      Value g = adjoint.lookup(p);
+      if (!g)
+        g = b.broadcastTo(b.scalar(0.0, BWCBuilder::elementTypeOf(p)),
+                          BWCBuilder::shapeOf(p));
+      results.push_back(g);
+    }
+    func::ReturnOp::create(ob, ret.getLoc(), results);
+    ret.erase();
+    MLIRContext *ctx = f.getContext();
+    SmallVector<Type> resultTypes;
+    for (Value v : results)
+      resultTypes.push_back(v.getType());
+    f.setType(FunctionType::get(ctx, f.getArgumentTypes(), resultTypes));
+    auto nameAttr = [&](StringRef n) {
+      return DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, "bwc.name"),
+                               StringAttr::get(ctx, n))});
+    };
+    SmallVector<Attribute> resAttrs = {nameAttr("loss")};
+    for (const std::string &n : names)
+      resAttrs.push_back(nameAttr("grad." + n));
+    f.setAllResultAttrs(resAttrs);
+
+    // Parameters with an initial value (initializers) become constants.
+    llvm::BitVector erase(f.getNumArguments());
+    OpBuilder cb = OpBuilder::atBlockBegin(&body);
+    for (BlockArgument p : params) {
+      auto init = f.getArgAttrOfType<ElementsAttr>(p.getArgNumber(),
+                                                   "bwc.initial_value");
+      if (!init)
+        continue;
+      Value c = ConstantOp::create(cb, p.getLoc(), init);
+      p.replaceAllUsesWith(c);
+      erase.set(p.getArgNumber());
+    }
+    if (failed(f.eraseArguments(erase)))
+      return failure();
+
+    SmallVector<Attribute> paramNames;
+    for (const std::string &n : names)
+      paramNames.push_back(StringAttr::get(ctx, n));
+    f->setAttr("bwc.training",
+               DictionaryAttr::get(
+                   ctx, {NamedAttribute(StringAttr::get(ctx, "loss"),
+                                        StringAttr::get(ctx, loss)),
+                         NamedAttribute(StringAttr::get(ctx, "params"),
+                                        ArrayAttr::get(ctx, paramNames))}));
+    return success();
+  }
+};
+
+} // namespace
