@@ -200,8 +200,28 @@ public:
     }
     if (!ok)
       raise(error);
+    return toArrays(outputs);
+  }
+
+  /// The trained state (Artifact::state order) as (name, array) pairs.
+  py::list state() {
+    std::vector<HostTensor> state;
+    std::string error;
+    if (!exec_->readState(state, error))
+      raise(error);
+    py::list names;
+    for (const HostTensor &t : state)
+      names.append(t.desc.name);
+    py::list pairs;
+    py::list arrays = toArrays(state);
+    for (size_t i = 0; i < state.size(); ++i)
+      pairs.append(py::make_tuple(names[i], arrays[i]));
+    return pairs;
+  }
+
+  static py::list toArrays(std::vector<HostTensor> &tensors) {
     py::list out;
-    for (HostTensor &t : outputs) {
+    for (HostTensor &t : tensors) {
       // The array owns the executor's output bytes.
       auto *bytes = new std::vector<uint8_t>(std::move(t.data));
       py::capsule owner(bytes, [](void *p) {
@@ -342,6 +362,7 @@ PYBIND11_MODULE(_runtime, m) {
       .def("outputs", &Session::outputs)
       .def("device_name", &Session::deviceName)
       .def("run", &Session::run, py::arg("arrays"))
+      .def("state", &Session::state)
       .def("bench", &Session::bench, py::arg("arrays"), py::arg("warmup"),
            py::arg("iterations"))
       .def("launches", &Session::launches)

@@ -33,6 +33,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <mutex>
 
 using namespace mlir;
@@ -274,6 +275,20 @@ LogicalResult addPipeline(PassManager &pm, StringRef text, Location loc) {
 
 } // namespace
 
+bool mlir::bwc::parseOptimizer(StringRef train, std::string &optimizer,
+                               double &lr) {
+  auto [name, rate] = train.split(':');
+  if ((name != "sgd" && name != "adam") || rate.empty())
+    return false;
+  char *end = nullptr;
+  std::string text = rate.str();
+  lr = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !(lr > 0) || !std::isfinite(lr))
+    return false;
+  optimizer = name.str();
+  return true;
+}
+
 std::string mlir::bwc::validateOptions(const CompileOptions &o) {
   auto oneOf = [](const std::string &v, std::initializer_list<const char *> l) {
     for (const char *s : l)
@@ -308,12 +323,12 @@ std::string mlir::bwc::validateOptions(const CompileOptions &o) {
     return "--io-precision expects fp32 or the --precision value '" +
            o.precision + "' but got '" + o.ioPrecision + "'";
   if (!o.train.empty() && o.train != "grad") {
-    if (StringRef(o.train).starts_with("sgd:") ||
-        StringRef(o.train).starts_with("adam:"))
-      return "--train=" + o.train +
-             ": optimizer steps are not implemented yet (docs/training.md); "
-             "--train=grad gives the loss and the gradients";
-    return "unknown --train '" + o.train + "' (expected grad)";
+    std::string optimizer;
+    double lr;
+    if (!parseOptimizer(o.train, optimizer, lr))
+      return "--train expects grad, sgd:LR or adam:LR (LR a positive "
+             "learning rate) but got '" +
+             o.train + "'";
   }
   if (!oneOf(o.loss, {"mse", "cross-entropy"}))
     return "unknown --loss '" + o.loss + "' (expected mse or cross-entropy)";
@@ -365,8 +380,15 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
   // Training: the step (loss and gradients) is the program from here on.
   if (!o.train.empty()) {
     PassManager grad(&ctx);
-    if (failed(addPipeline(grad, "bwc-grad{loss=" + o.loss + "}", loc)) ||
-        failed(grad.run(module)))
+    std::string step = "bwc-grad{loss=" + o.loss;
+    std::string optimizer;
+    double lr;
+    if (parseOptimizer(o.train, optimizer, lr)) {
+      char rate[32];
+      std::snprintf(rate, sizeof(rate), "%.17g", lr);
+      step += " optimizer=" + optimizer + " lr=" + rate;
+    }
+    if (failed(addPipeline(grad, step + "}", loc)) || failed(grad.run(module)))
       return failure();
   }
 

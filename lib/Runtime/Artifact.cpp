@@ -318,6 +318,12 @@ void readPayload(Reader &r, Artifact &a) {
   readSim(r, a.sim);
   a.weights = r.str("weights");
   a.report = r.str("report");
+  a.state.resize(r.count(kMinDescBytes + 8, "state list"));
+  for (StateTensor &s : a.state) {
+    readDesc(r, s.desc);
+    s.buffer = r.u32("state buffer");
+    s.update = r.u32("state update buffer");
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -538,6 +544,33 @@ std::string validateSim(const Artifact &a) {
   return {};
 }
 
+/// A state tensor names a weight buffer of its size and an update buffer of
+/// the same size that no input, weight or arena slot shares.
+std::string validateState(const Artifact &a) {
+  for (size_t i = 0; i < a.state.size(); ++i) {
+    const StateTensor &s = a.state[i];
+    std::string where = "state " + std::to_string(i) + " '" + s.desc.name + "'";
+    if (std::string e = validateDesc(s.desc, "state"); !e.empty())
+      return e;
+    if (s.buffer >= a.buffers.size() || s.update >= a.buffers.size())
+      return where + " uses buffers " + std::to_string(s.buffer) + " and " +
+             std::to_string(s.update) + " but there are " +
+             std::to_string(a.buffers.size());
+    const Buffer &b = a.buffers[s.buffer], &u = a.buffers[s.update];
+    if (b.kind != BufferKind::weight)
+      return where + " is not a weight buffer";
+    if (b.bytes != s.desc.bytes() || u.bytes != s.desc.bytes())
+      return where + " has " + std::to_string(s.desc.bytes()) +
+             " bytes but its buffers hold " + std::to_string(b.bytes) +
+             " and " + std::to_string(u.bytes);
+    if (u.kind == BufferKind::input || u.kind == BufferKind::weight ||
+        u.arenaOffset != kNoArenaOffset || s.update == s.buffer)
+      return where + ": its update buffer " + std::to_string(s.update) +
+             " must be a kernel result outside the arena";
+  }
+  return {};
+}
+
 std::string validate(const Artifact &a) {
   if (a.target != "cpu" && a.target != "cuda")
     return "unknown artifact target '" + a.target + "'";
@@ -557,6 +590,8 @@ std::string validate(const Artifact &a) {
     e = validateLaunches(a);
   if (e.empty())
     e = validateSim(a);
+  if (e.empty())
+    e = validateState(a);
   if (!e.empty())
     return "invalid artifact: " + e;
   return {};
@@ -612,6 +647,12 @@ std::string serialize(const Artifact &a) {
   writeSim(p, a.sim);
   p.str(a.weights);
   p.str(a.report);
+  p.u64(a.state.size());
+  for (const StateTensor &s : a.state) {
+    writeDesc(p, s.desc);
+    p.u32(s.buffer);
+    p.u32(s.update);
+  }
 
   return sealPayload(p.out);
 }

@@ -179,6 +179,9 @@ bool CpuExecutor::run(const std::vector<TensorRef> &inputs,
     return false;
   launchAll();
   const Artifact &a = artifact_;
+  // The step's new state replaces the old once every launch has read it.
+  for (const StateTensor &s : a.state)
+    std::memcpy(bufferPtrs_[s.buffer], bufferPtrs_[s.update], s.desc.bytes());
   outputs.assign(a.outputs.size(), HostTensor());
   for (size_t i = 0; i < a.outputs.size(); ++i) {
     outputs[i].desc = a.outputs[i];
@@ -222,6 +225,24 @@ bool CpuExecutor::benchmark(const std::vector<TensorRef> &inputs, int warmup,
     stats.launchMedianMs.push_back(median(std::move(times)));
   stats.cudaGraph = false;
   stats.kernelTiming = "host";
+  return true;
+}
+
+bool CpuExecutor::readState(std::vector<HostTensor> &state,
+                            std::string &error) {
+  state.assign(artifact_.state.size(), HostTensor());
+  for (size_t i = 0; i < state.size(); ++i) {
+    const StateTensor &s = artifact_.state[i];
+    state[i].desc = s.desc;
+    auto *p = static_cast<const uint8_t *>(bufferPtrs_[s.buffer]);
+    try {
+      state[i].data.assign(p, p + s.desc.bytes());
+    } catch (const std::bad_alloc &) {
+      state.clear();
+      error = hostCopyOutOfMemory(s.desc);
+      return false;
+    }
+  }
   return true;
 }
 

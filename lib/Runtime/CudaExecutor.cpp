@@ -417,6 +417,15 @@ bool CudaExecutor::run(const std::vector<TensorRef> &inputs,
                   error))
     return false;
   const Artifact &a = artifact_;
+  // The step's new state replaces the old once every launch has read it.
+  for (const StateTensor &s : a.state)
+    if (!check(driver_->api().cuMemcpyDtoDAsync(bufferPtrs_[s.buffer],
+                                                bufferPtrs_[s.update],
+                                                s.desc.bytes(), stream_),
+               "cannot update state '" + s.desc.name + "'", error))
+      return false;
+  if (!a.state.empty() && !syncStream("the state update faulted", error))
+    return false;
   outputs.assign(a.outputs.size(), HostTensor());
   for (size_t i = 0; i < a.outputs.size(); ++i) {
     outputs[i].desc = a.outputs[i];
@@ -432,6 +441,28 @@ bool CudaExecutor::run(const std::vector<TensorRef> &inputs,
                                            outputs[i].data.size()),
                "cannot copy output '" + a.outputs[i].name + "' from the GPU",
                error))
+      return false;
+  }
+  return true;
+}
+
+bool CudaExecutor::readState(std::vector<HostTensor> &state,
+                             std::string &error) {
+  state.assign(artifact_.state.size(), HostTensor());
+  for (size_t i = 0; i < state.size(); ++i) {
+    const StateTensor &s = artifact_.state[i];
+    state[i].desc = s.desc;
+    try {
+      state[i].data.resize(s.desc.bytes());
+    } catch (const std::bad_alloc &) {
+      state.clear();
+      error = hostCopyOutOfMemory(s.desc);
+      return false;
+    }
+    if (!check(driver_->api().cuMemcpyDtoH(state[i].data.data(),
+                                           bufferPtrs_[s.buffer],
+                                           state[i].data.size()),
+               "cannot copy state '" + s.desc.name + "' from the GPU", error))
       return false;
   }
   return true;

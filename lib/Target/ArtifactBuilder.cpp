@@ -12,23 +12,33 @@
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::bwc;
 
 FailureOr<rt::DType> mlir::bwc::toRuntimeType(Type t) {
-  if (t.isF32()) return rt::DType::f32;
-  if (t.isF16()) return rt::DType::f16;
-  if (t.isBF16()) return rt::DType::bf16;
-  if (t.isF64()) return rt::DType::f64;
+  if (t.isF32())
+    return rt::DType::f32;
+  if (t.isF16())
+    return rt::DType::f16;
+  if (t.isBF16())
+    return rt::DType::bf16;
+  if (t.isF64())
+    return rt::DType::f64;
   if (auto it = dyn_cast<IntegerType>(t)) {
     bool u = it.isUnsigned();
     switch (it.getWidth()) {
-    case 1: return rt::DType::boolean;
-    case 8: return u ? rt::DType::u8 : rt::DType::i8;
-    case 16: return u ? rt::DType::u16 : rt::DType::i16;
-    case 32: return u ? rt::DType::u32 : rt::DType::i32;
-    case 64: return u ? rt::DType::u64 : rt::DType::i64;
+    case 1:
+      return rt::DType::boolean;
+    case 8:
+      return u ? rt::DType::u8 : rt::DType::i8;
+    case 16:
+      return u ? rt::DType::u16 : rt::DType::i16;
+    case 32:
+      return u ? rt::DType::u32 : rt::DType::i32;
+    case 64:
+      return u ? rt::DType::u64 : rt::DType::i64;
     }
   }
   return failure();
@@ -37,20 +47,19 @@ FailureOr<rt::DType> mlir::bwc::toRuntimeType(Type t) {
 namespace {
 
 /// Bytes of a constant in the runtime's layout (bools one byte each).
-FailureOr<std::string> constantBytes(ConstantOp op) {
-  ElementsAttr value = op.getValue();
+FailureOr<std::string> elementsBytes(Operation *op, ElementsAttr value) {
   auto type = cast<RankedTensorType>(value.getType());
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     if (!blob)
-      return op.emitError() << "expects the weight's data blob to be present",
+      return op->emitError() << "expects the weight's data blob to be present",
              failure();
     ArrayRef<char> data = blob->getData();
     return std::string(data.data(), data.size());
   }
   auto dense = dyn_cast<DenseElementsAttr>(value);
   if (!dense)
-    return op.emitError() << "expects a dense constant", failure();
+    return op->emitError() << "expects a dense constant", failure();
   int64_t n = type.getNumElements();
   if (type.getElementType().isInteger(1)) {
     std::string bytes;
@@ -80,8 +89,8 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
       return program.emitError() << "expects tensors in the program", failure();
     FailureOr<rt::DType> dt = toRuntimeType(t.getElementType());
     if (failed(dt))
-      return program.emitError() << "unsupported element type "
-                                 << t.getElementType(),
+      return program.emitError()
+                 << "unsupported element type " << t.getElementType(),
              failure();
     rt::TensorDesc d;
     d.name = name.str();
@@ -101,12 +110,43 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
     return (uint32_t)a.buffers.size() - 1;
   };
 
+  auto addWeight = [&](Value v, Operation *op,
+                       ElementsAttr value) -> FailureOr<uint32_t> {
+    FailureOr<uint32_t> id = addBuffer(v, rt::BufferKind::weight);
+    FailureOr<std::string> bytes = elementsBytes(op, value);
+    if (failed(id) || failed(bytes))
+      return failure();
+    a.weights.resize((a.weights.size() + 63) / 64 * 64, '\0');
+    a.buffers[*id].weightOffset = a.weights.size();
+    a.weights += *bytes;
+    return *id;
+  };
+
+  // Training state (bwc-grad with an optimizer): a weight buffer holding
+  // the initial value; the result marked bwc.state_update replaces it after
+  // every run.
+  llvm::StringMap<uint32_t> stateBuffers;
   for (BlockArgument arg : program.getArguments()) {
-    auto name = program.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                     "bwc.name");
+    auto name =
+        program.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "bwc.name");
     FailureOr<rt::TensorDesc> d = describe(
         arg, name ? name.getValue()
                   : StringRef("input_" + std::to_string(arg.getArgNumber())));
+    if (program.getArgAttr(arg.getArgNumber(), "bwc.state")) {
+      auto init = program.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(),
+                                                         "bwc.initial_value");
+      if (!init || !name)
+        return program.emitError()
+                   << "expects state argument " << arg.getArgNumber()
+                   << " to have a name and an initial value",
+               failure();
+      FailureOr<uint32_t> id = addWeight(arg, program, init);
+      if (failed(d) || failed(id))
+        return failure();
+      stateBuffers[name.getValue()] = *id;
+      a.state.push_back({*d, *id, 0});
+      continue;
+    }
     FailureOr<uint32_t> id = addBuffer(arg, rt::BufferKind::input);
     if (failed(d) || failed(id))
       return failure();
@@ -120,13 +160,8 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
     a.arenaBytes = arena.getInt();
   for (Operation &op : program.getBody().front()) {
     if (auto c = dyn_cast<ConstantOp>(op)) {
-      FailureOr<uint32_t> id = addBuffer(c, rt::BufferKind::weight);
-      FailureOr<std::string> bytes = constantBytes(c);
-      if (failed(id) || failed(bytes))
+      if (failed(addWeight(c, c, c.getValue())))
         return failure();
-      a.weights.resize((a.weights.size() + 63) / 64 * 64, '\0');
-      a.buffers[*id].weightOffset = a.weights.size();
-      a.weights += *bytes;
       continue;
     }
     if (auto call = dyn_cast<func::CallOp>(op)) {
@@ -163,9 +198,29 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
     }
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+        if (auto of = program.getResultAttrOfType<StringAttr>(
+                i, "bwc.state_update")) {
+          auto it = stateBuffers.find(of.getValue());
+          uint32_t id = bufferOf.lookup(v);
+          if (it == stateBuffers.end() ||
+              a.buffers[id].kind != rt::BufferKind::intermediate)
+            return program.emitError()
+                       << "expects result " << i << " (the update of state '"
+                       << of.getValue()
+                       << "') to be a kernel result of a state argument",
+                   failure();
+          // Outside the arena: it must survive until the copy after the
+          // last launch.
+          a.buffers[id].arenaOffset = rt::kNoArenaOffset;
+          for (rt::StateTensor &s : a.state)
+            if (s.buffer == it->second)
+              s.update = id;
+          continue;
+        }
         auto name = program.getResultAttrOfType<StringAttr>(i, "bwc.name");
-        FailureOr<rt::TensorDesc> d = describe(
-            v, name ? name.getValue() : StringRef("output_" + std::to_string(i)));
+        FailureOr<rt::TensorDesc> d =
+            describe(v, name ? name.getValue()
+                             : StringRef("output_" + std::to_string(i)));
         if (failed(d))
           return failure();
         uint32_t id = bufferOf.lookup(v);
@@ -184,5 +239,10 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
                              "return in the program function",
            failure();
   }
+  for (const rt::StateTensor &s : a.state)
+    if (!s.update)
+      return program.emitError() << "expects state '" << s.desc.name
+                                 << "' to have an update result",
+             failure();
   return a;
 }

@@ -17,6 +17,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <cmath>
+
 namespace mlir::bwc {
 #define GEN_PASS_DEF_GRADPASS
 #include "bwc/Transforms/Passes.h.inc"
@@ -103,6 +105,24 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
                               "argument is marked bwc.trainable; "
                               "--trainable matched no float initializer)";
 
+    // An optimizer step keeps the parameters as state: checked before the
+    // function changes.
+    if (optimizer != "none") {
+      if (optimizer != "sgd" && optimizer != "adam")
+        return f.emitError() << "bwc-grad: unknown optimizer '" << optimizer
+                             << "' (expected none, sgd or adam)";
+      if (!(lr > 0) || !std::isfinite(lr))
+        return f.emitError() << "bwc-grad: the learning rate must be "
+                                "positive and finite but is "
+                             << lr;
+      for (auto [p, n] : llvm::zip(params, names))
+        if (!f.getArgAttr(p.getArgNumber(), "bwc.initial_value"))
+          return f.emitError()
+                 << "bwc-grad: parameter '" << n
+                 << "' is also a graph input; an optimizer step updates "
+                    "initializers in place (drop it from the graph inputs)";
+    }
+
     // The target argument.
     Type targetType = yType;
     if (loss == "cross-entropy") {
@@ -183,56 +203,150 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
           accumulate(v, g);
     }
 
-    // loss, then grad.<name> per parameter.
-    SmallVector<Value> results = {lossValue};
+    SmallVector<Value> grads;
     for (BlockArgument p : params) {
       Value g = adjoint.lookup(p);
       if (!g)
         g = b.broadcastTo(b.scalar(0.0, BWCBuilder::elementTypeOf(p)),
                           BWCBuilder::shapeOf(p));
-      results.push_back(g);
+      grads.push_back(g);
     }
-    func::ReturnOp::create(ob, ret.getLoc(), results);
-    ret.erase();
     MLIRContext *ctx = f.getContext();
-    SmallVector<Type> resultTypes;
-    for (Value v : results)
-      resultTypes.push_back(v.getType());
-    f.setType(FunctionType::get(ctx, f.getArgumentTypes(), resultTypes));
-    auto nameAttr = [&](StringRef n) {
+    auto named = [&](StringRef key, StringRef n) {
       return DictionaryAttr::get(
-          ctx, {NamedAttribute(StringAttr::get(ctx, "bwc.name"),
-                               StringAttr::get(ctx, n))});
+          ctx,
+          {NamedAttribute(StringAttr::get(ctx, key), StringAttr::get(ctx, n))});
     };
-    SmallVector<Attribute> resAttrs = {nameAttr("loss")};
-    for (const std::string &n : names)
-      resAttrs.push_back(nameAttr("grad." + n));
-    f.setAllResultAttrs(resAttrs);
-
-    // Parameters with an initial value (initializers) become constants.
-    llvm::BitVector erase(f.getNumArguments());
-    OpBuilder cb = OpBuilder::atBlockBegin(&body);
-    for (BlockArgument p : params) {
-      auto init = f.getArgAttrOfType<ElementsAttr>(p.getArgNumber(),
-                                                   "bwc.initial_value");
-      if (!init)
-        continue;
-      Value c = ConstantOp::create(cb, p.getLoc(), init);
-      p.replaceAllUsesWith(c);
-      erase.set(p.getArgNumber());
-    }
-    if (failed(f.eraseArguments(erase)))
+    SmallVector<Value> results = {lossValue};
+    SmallVector<Attribute> resAttrs = {named("bwc.name", "loss")};
+    if (optimizer == "none") {
+      // loss, then grad.<name> per parameter; initializers become
+      // constants again.
+      for (auto [g, n] : llvm::zip(grads, names)) {
+        results.push_back(g);
+        resAttrs.push_back(named("bwc.name", "grad." + n));
+      }
+      llvm::BitVector erase(f.getNumArguments());
+      OpBuilder cb = OpBuilder::atBlockBegin(&body);
+      for (BlockArgument p : params) {
+        auto init = f.getArgAttrOfType<ElementsAttr>(p.getArgNumber(),
+                                                     "bwc.initial_value");
+        if (!init)
+          continue;
+        Value c = ConstantOp::create(cb, p.getLoc(), init);
+        p.replaceAllUsesWith(c);
+        erase.set(p.getArgNumber());
+      }
+      if (failed(setResults(f, ret, ob, results, resAttrs)) ||
+          failed(f.eraseArguments(erase)))
+        return failure();
+    } else if (failed(buildUpdates(f, b, params, names, grads, results,
+                                   resAttrs)) ||
+               failed(setResults(f, ret, ob, results, resAttrs))) {
       return failure();
+    }
 
     SmallVector<Attribute> paramNames;
     for (const std::string &n : names)
       paramNames.push_back(StringAttr::get(ctx, n));
-    f->setAttr("bwc.training",
-               DictionaryAttr::get(
-                   ctx, {NamedAttribute(StringAttr::get(ctx, "loss"),
-                                        StringAttr::get(ctx, loss)),
-                         NamedAttribute(StringAttr::get(ctx, "params"),
-                                        ArrayAttr::get(ctx, paramNames))}));
+    SmallVector<NamedAttribute> training = {
+        NamedAttribute(StringAttr::get(ctx, "loss"),
+                       StringAttr::get(ctx, loss)),
+        NamedAttribute(StringAttr::get(ctx, "optimizer"),
+                       StringAttr::get(ctx, optimizer)),
+        NamedAttribute(StringAttr::get(ctx, "params"),
+                       ArrayAttr::get(ctx, paramNames))};
+    if (optimizer != "none")
+      training.push_back(
+          NamedAttribute(StringAttr::get(ctx, "lr"),
+                         FloatAttr::get(Float64Type::get(ctx), lr)));
+    f->setAttr("bwc.training", DictionaryAttr::get(ctx, training));
+    return success();
+  }
+
+  /// Replaces the return with `results` and sets the function type.
+  static LogicalResult setResults(func::FuncOp f, func::ReturnOp ret,
+                                  OpBuilder &ob, ArrayRef<Value> results,
+                                  ArrayRef<Attribute> attrs) {
+    func::ReturnOp::create(ob, ret.getLoc(), results);
+    ret.erase();
+    SmallVector<Type> types;
+    for (Value v : results)
+      types.push_back(v.getType());
+    f.setType(FunctionType::get(f.getContext(), f.getArgumentTypes(), types));
+    f.setAllResultAttrs(attrs);
+    return success();
+  }
+
+  /// Appends a state argument (named, with a zero initial value) of `type`.
+  static BlockArgument addZeroState(func::FuncOp f, RankedTensorType type,
+                                    StringRef name) {
+    MLIRContext *ctx = f.getContext();
+    Type elt = type.getElementType();
+    Attribute zero = FloatAttr::get(elt, 0.0);
+    unsigned index = f.getNumArguments();
+    (void)f.insertArgument(
+        index, type,
+        DictionaryAttr::get(
+            ctx, {NamedAttribute(StringAttr::get(ctx, "bwc.name"),
+                                 StringAttr::get(ctx, name)),
+                  NamedAttribute(StringAttr::get(ctx, "bwc.state"),
+                                 UnitAttr::get(ctx)),
+                  NamedAttribute(StringAttr::get(ctx, "bwc.initial_value"),
+                                 DenseElementsAttr::get(type, zero))}),
+        f.getLoc());
+    return f.getArgument(index);
+  }
+
+  /// The optimizer step: every parameter becomes state, and its new value
+  /// (and Adam's moments and step count) a result marked bwc.state_update.
+  LogicalResult buildUpdates(func::FuncOp f, BWCBuilder &b,
+                             ArrayRef<BlockArgument> params,
+                             ArrayRef<std::string> names, ArrayRef<Value> grads,
+                             SmallVectorImpl<Value> &results,
+                             SmallVectorImpl<Attribute> &attrs) {
+    MLIRContext *ctx = f.getContext();
+    auto update = [&](Value v, StringRef of) {
+      results.push_back(v);
+      attrs.push_back(DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, "bwc.state_update"),
+                               StringAttr::get(ctx, of))}));
+    };
+    for (BlockArgument p : params)
+      f.setArgAttr(p.getArgNumber(), "bwc.state", UnitAttr::get(ctx));
+    // Adam's step count t (scalar f32), shared by every parameter.
+    Value t, tNext;
+    if (optimizer == "adam") {
+      auto scalar = RankedTensorType::get({}, Float32Type::get(ctx));
+      t = addZeroState(f, scalar, "adam.step");
+      tNext = b.add(t, b.scalar(1.0, scalar.getElementType()));
+    }
+    for (auto [p, n, g] : llvm::zip(params, names, grads)) {
+      Type elt = BWCBuilder::elementTypeOf(p);
+      auto c = [&](double v) { return b.scalar(v, elt); };
+      if (optimizer == "sgd") {
+        update(b.sub(p, b.mul(c(lr), g)), n);
+        continue;
+      }
+      const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+      auto type = cast<RankedTensorType>(p.getType());
+      BlockArgument m = addZeroState(f, type, "adam.m." + n);
+      BlockArgument v = addZeroState(f, type, "adam.v." + n);
+      Value m2 = b.add(b.mul(c(b1), m), b.mul(c(1 - b1), g));
+      Value v2 = b.add(b.mul(c(b2), v), b.mul(c(1 - b2), b.mul(g, g)));
+      // Bias corrections 1 - beta^t, in f32 like the step count.
+      Value t32 = b.cast(tNext, elt);
+      Value mHat = b.div(m2, b.sub(c(1), b.binary(BinaryFn::pow, c(b1), t32)));
+      Value vHat = b.div(v2, b.sub(c(1), b.binary(BinaryFn::pow, c(b2), t32)));
+      Value w2 = b.sub(
+          p, b.mul(c(lr),
+                   b.div(mHat, b.add(b.unary(UnaryFn::sqrt, vHat), c(eps)))));
+      update(w2, n);
+      update(m2, "adam.m." + n);
+      update(v2, "adam.v." + n);
+    }
+    if (t)
+      update(tNext, "adam.step");
     return success();
   }
 };

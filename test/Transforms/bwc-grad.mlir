@@ -11,7 +11,7 @@
 // CHECK-SAME: %[[W:[^:]*]]: tensor<3x2xf32> {bwc.name = "w", bwc.trainable}
 // CHECK-SAME: %[[T:[^:]*]]: tensor<4x2xf32> {bwc.name = "target"}
 // CHECK-SAME: -> (tensor<f32> {bwc.name = "loss"}, tensor<3x2xf32> {bwc.name = "grad.w"}, tensor<2xf32> {bwc.name = "grad.b"})
-// CHECK-SAME: bwc.training = {loss = "mse", params = ["w", "b"]}
+// CHECK-SAME: bwc.training = {loss = "mse", optimizer = "none", params = ["w", "b"]}
 // CHECK-DAG: %[[B:.*]] = bwc.constant dense<[5.000000e-01, -1.000000e+00]> : tensor<2xf32>
 // CHECK-DAG: %[[EIGHTH:.*]] = bwc.constant dense<1.250000e-01> : tensor<4x2xf32>
 // CHECK: %[[M:.*]] = bwc.matmul %[[X]], %[[W]]

@@ -1,7 +1,9 @@
 """bwc-grad's gradients (--train=grad) against central finite differences
 of the loss along random directions (python/grad_check.py: the fp32 step's
 gradients, the losses of the same step compiled in float64), on the CPU
-target and on cuda-sim; and a training step under --memory-budget.
+target and on cuda-sim; a training step under --memory-budget; and the
+optimizer steps (--train=sgd:LR|adam:LR) against numpy's update from those
+gradients.
 docs/training.md records the figures."""
 import os
 import sys
@@ -93,9 +95,101 @@ def test_errors_name_the_culprit():
     model = models.forward_mlp()
     with pytest.raises(bwc.CompileError, match="matches no float initializer"):
         bwc.compile(model, train="grad", trainable="nothing")
-    with pytest.raises(bwc.CompileError, match="not implemented yet"):
-        bwc.compile(model, train="adam:0.001")
+    with pytest.raises(bwc.CompileError, match="expects grad, sgd:LR"):
+        bwc.compile(model, train="momentum:0.1")
     # Only the selected parameters get gradients.
     art = bwc.compile(model, train="grad", trainable="w[0-3]")
     names = [o.name for o in art.outputs]
     assert names == ["loss"] + ["grad.w%d" % i for i in range(4)]
+
+
+def _optimizer_reference(model, optimizer, lr, steps, device):
+    """Runs `steps` optimizer steps of bwc and of numpy (from bwc's own
+    gradients at each step's weights) and returns the largest relative
+    difference of any parameter."""
+    m32, weights = grad_check.weights_as_inputs(model)
+    target = "cuda" if device == "cuda-sim" else "cpu"
+    grad = bwc.Session(bwc.compile(m32, target=target, train="grad"),
+                       device=device)
+    step = bwc.Session(bwc.compile(model, target=target,
+                                   train="%s:%g" % (optimizer, lr)),
+                       device=device)
+    assert [o.name for o in step.get_outputs()] == ["loss"]
+    rng = np.random.default_rng(0)
+    data = {i.name: rng.standard_normal(i.shape).astype(np.float32)
+            for i in step.get_inputs()}
+    w = {k: v.astype(np.float64) for k, v in weights.items()}
+    m = {k: np.zeros_like(v) for k, v in w.items()}
+    v2 = {k: np.zeros_like(v) for k, v in w.items()}
+    worst, losses = 0.0, []
+    for t in range(1, steps + 1):
+        feeds = dict(data)
+        feeds.update({k: a.astype(np.float32) for k, a in w.items()})
+        out = dict(zip([o.name for o in grad.get_outputs()],
+                       grad.run(None, feeds)))
+        losses.append(float(step.run(["loss"], data)[0]))
+        assert abs(losses[-1] - float(out["loss"])) <= 1e-5 * abs(losses[-1])
+        for k in w:
+            g = out["grad." + k].astype(np.float64)
+            if optimizer == "sgd":
+                w[k] = w[k] - lr * g
+            else:
+                m[k] = 0.9 * m[k] + 0.1 * g
+                v2[k] = 0.999 * v2[k] + 0.001 * g * g
+                mh = m[k] / (1 - 0.9 ** t)
+                vh = v2[k] / (1 - 0.999 ** t)
+                w[k] = w[k] - lr * mh / (np.sqrt(vh) + 1e-8)
+        state = step.state()
+        for k in w:
+            d = np.linalg.norm(state[k] - w[k]) / np.linalg.norm(w[k])
+            worst = max(worst, d)
+    if optimizer == "adam":
+        assert float(step.state()["adam.step"]) == steps
+    assert losses[-1] < losses[0]
+    return worst
+
+
+@pytest.mark.parametrize("optimizer,device", [("sgd", "cpu"),
+                                              ("adam", "cpu"),
+                                              ("sgd", "cuda-sim"),
+                                              ("adam", "cuda-sim")])
+def test_optimizer_steps_update_weights_in_place(optimizer, device):
+    """Each run of an sgd:LR / adam:LR step updates the parameters kept in
+    the executor's buffers exactly as the optimizer's formula applied to
+    the gradients bwc-grad gives at those weights."""
+    lr = 0.05 if optimizer == "sgd" else 0.01
+    worst = _optimizer_reference(models.forward_mlp(), optimizer, lr, 4,
+                                 device)
+    assert worst <= 1e-5, worst
+
+
+def test_save_weights_writes_the_trained_model(tmp_path):
+    model = models.forward_mlp()
+    step = bwc.Session(bwc.compile(model, train="sgd:0.1"))
+    rng = np.random.default_rng(1)
+    data = {i.name: rng.standard_normal(i.shape).astype(np.float32)
+            for i in step.get_inputs()}
+    for _ in range(3):
+        step.run(None, data)
+    step.save_weights(model, tmp_path / "trained.onnx")
+    import onnx
+    from onnx import numpy_helper
+    trained = {t.name: numpy_helper.to_array(t) for t in
+               onnx.load(str(tmp_path / "trained.onnx")).graph.initializer}
+    state = step.state()
+    assert sorted(trained) == sorted(k for k in state)
+    for k, a in trained.items():
+        np.testing.assert_array_equal(a, state[k])
+    # The trained model runs for inference like any other.
+    out = bwc.Session(bwc.compile(str(tmp_path / "trained.onnx"))).run(
+        None, {"x": data["x"]})
+    assert out[0].shape == (16, 32)
+
+
+def test_optimizer_errors():
+    model = models.forward_mlp()
+    m32, _ = grad_check.weights_as_inputs(model)
+    with pytest.raises(bwc.CompileError, match="is also a graph input"):
+        bwc.compile(m32, train="sgd:0.1")
+    with pytest.raises(bwc.CompileError, match="expects grad, sgd:LR"):
+        bwc.compile(model, train="sgd:0")

@@ -164,8 +164,10 @@ static cl::opt<std::string>
     train("train", cl::cat(trainingCategory),
           cl::desc("grad: compile the training step (bwc-grad): inputs are "
                    "the model's plus `target`, outputs `loss` and one "
-                   "grad.<initializer> per parameter"),
-          cl::value_desc("grad"));
+                   "grad.<initializer> per parameter; sgd:LR or adam:LR: "
+                   "the step also updates the parameters in place (bwc-run "
+                   "--steps N)"),
+          cl::value_desc("grad|sgd:LR|adam:LR"));
 static cl::opt<std::string>
     loss("loss", cl::cat(trainingCategory),
          cl::desc("With --train: mse (default; target has the first "

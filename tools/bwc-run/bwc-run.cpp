@@ -41,6 +41,11 @@ struct Options {
   std::string artifact;
   std::vector<std::pair<std::string, std::string>> inputs;
   std::string outputDir, checkDir;
+  /// --steps: runs of the inputs (training steps: the loss of each).
+  int steps = 1;
+  /// --save-weights: where the state (trained parameters) goes after the
+  /// runs: a folder of NAME.pb files.
+  std::string saveWeights;
   double tolerance = -1; ///< < 0: the ONNX backend-test elementwise rule
   /// With --tolerance: an output also passes when its max abs error is at
   /// most this (0: off). For outputs whose values sit near 0, where the
@@ -69,6 +74,10 @@ Runs an artifact bwc-compile wrote, on the device its target names.
 Inputs and outputs:
   --input NAME=FILE.pb   an input (ONNX TensorProto); repeat per input
   --output-dir DIR       write output_K.pb files (DIR is created)
+  --steps N              run N times (training steps: prints each loss;
+                         the state persists between runs)
+  --save-weights DIR     after the runs, write the trained state (the
+                         parameters, optimizer moments) as DIR/NAME.pb
   --check CASE_DIR       run every test_data_set_* of an ONNX test case and
                          compare with its references
   --tolerance T          with --check: relative L2 limit per output
@@ -139,6 +148,13 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
       o.inputs.emplace_back(value.substr(0, eq), value.substr(eq + 1));
     } else if (flag("--output-dir")) {
       o.outputDir = value;
+    } else if (flag("--steps")) {
+      if (!parseNumber(value, number) || number < 1 || number > 1e9 ||
+          number != std::floor(number))
+        return error = "--steps expects a positive step count", false;
+      o.steps = static_cast<int>(number);
+    } else if (flag("--save-weights")) {
+      o.saveWeights = value;
     } else if (flag("--check")) {
       o.checkDir = value;
     } else if (flag("--abs-tolerance")) {
@@ -523,12 +539,48 @@ bool readInputs(const Artifact &a, const Options &o,
   return true;
 }
 
+/// The scalar f32 output named "loss" of a training step, or -1.
+int lossOutput(const Artifact &a) {
+  for (size_t k = 0; k < a.outputs.size(); ++k)
+    if (a.outputs[k].name == "loss" && a.outputs[k].shape.empty() &&
+        a.outputs[k].dtype == DType::f32)
+      return k;
+  return -1;
+}
+
 int runOnce(Executor &exec, const Options &o,
             const std::vector<HostTensor> &inputs) {
   std::vector<HostTensor> outputs;
   std::string error;
-  if (!exec.run(inputs, outputs, error))
-    return fail(error);
+  int loss = lossOutput(exec.artifact());
+  for (int step = 1; step <= o.steps; ++step) {
+    if (!exec.run(inputs, outputs, error))
+      return fail(o.steps > 1 ? "step " + std::to_string(step) + ": " + error
+                              : error);
+    if (o.steps > 1 && loss >= 0) {
+      float value;
+      std::memcpy(&value, outputs[loss].data.data(), sizeof(value));
+      std::printf("step %d: loss %.9g\n", step, value);
+      if (!std::isfinite(value))
+        return fail("step " + std::to_string(step) + ": the loss is " +
+                    (std::isnan(value) ? "NaN" : "infinite") +
+                    "; the weights diverged (lower the learning rate)");
+    }
+  }
+  if (!o.saveWeights.empty()) {
+    std::vector<HostTensor> state;
+    if (exec.artifact().state.empty())
+      return fail("--save-weights: the artifact has no trained state "
+                  "(compile with --train=sgd:LR or adam:LR)");
+    if (!exec.readState(state, error) || !makeDirectories(o.saveWeights, error))
+      return fail("--save-weights: " + error);
+    for (const HostTensor &t : state)
+      if (!writeTensorFile(o.saveWeights + "/" + t.desc.name + ".pb", t, error))
+        return fail("--save-weights: " + error);
+    if (!o.quiet)
+      std::printf("saved %zu state tensors to %s\n", state.size(),
+                  o.saveWeights.c_str());
+  }
   for (size_t k = 0; k < outputs.size(); ++k) {
     const TensorDesc &d = outputs[k].desc;
     if (!o.quiet)

@@ -455,6 +455,47 @@ class Session:
                                "%s)" % (missing[0], ", ".join(index)))
         return [results[index[n]] for n in output_names]
 
+    def state(self):
+        """The trained state of an optimizer step (`train="sgd:LR"` or
+        `"adam:LR"`): {name: array} of the parameters (by initializer name)
+        and the optimizer's moments (`adam.m.<name>`, `adam.v.<name>`,
+        `adam.step`), as they are after the runs so far. Empty for other
+        artifacts."""
+        try:
+            pairs = self._rt.state()
+        except _runtime.Error as e:
+            raise RuntimeError(str(e)) from None
+        return {name: array for name, array in pairs}
+
+    def save_weights(self, model, path):
+        """Writes `model` (the ONNX model compiled for training: a path or
+        ModelProto) with its trained parameters to `path`: each initializer
+        (or weight Constant node) the step trained takes its value from
+        state()."""
+        import onnx
+        from onnx import numpy_helper
+        m = onnx.load(model) if isinstance(model, (str, _os.PathLike)) \
+            else model
+        out = onnx.ModelProto()
+        out.CopyFrom(m)
+        state = self.state()
+        g = out.graph
+        for init in g.initializer:
+            if init.name in state:
+                init.CopyFrom(numpy_helper.from_array(
+                    state[init.name].astype(
+                        numpy_helper.to_array(init).dtype), init.name))
+        for node in g.node:
+            if (node.op_type == "Constant" and node.output and
+                    node.output[0] in state):
+                for attr in node.attribute:
+                    if attr.name == "value":
+                        attr.t.CopyFrom(numpy_helper.from_array(
+                            state[node.output[0]].astype(
+                                numpy_helper.to_array(attr.t).dtype),
+                            node.output[0]))
+        onnx.save(out, _os.fspath(path))
+
     def _timing(self, stats):
         timing = stats["kernel_timing"]
         if self.device == "cuda-sim":

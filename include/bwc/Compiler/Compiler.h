@@ -54,8 +54,10 @@ struct CompileOptions {
   std::string cudaSim = "on";
   std::string gpuModuleFile;
   std::string tensorCores = "on";
-  /// Training (docs/training.md): empty (inference) or grad (the step
-  /// returns the loss and one grad.<initializer> per parameter).
+  /// Training (docs/training.md): empty (inference), grad (the step
+  /// returns the loss and one grad.<initializer> per parameter), or
+  /// sgd:LR / adam:LR (the step returns the loss and updates the
+  /// parameters in place, state that persists between runs).
   std::string train;
   std::string loss = "mse"; ///< with train: mse or cross-entropy
   /// With train: the initializers to differentiate (whole-name regex).
@@ -105,6 +107,11 @@ FailureOr<CompileResult> compile(const ModelSource &source,
 /// The context must hold the dialects registerAllDialects registers.
 FailureOr<CompileResult> compileModule(ModuleOp module,
                                        const CompileOptions &options);
+
+/// Parses --train's optimizer form "sgd:LR" or "adam:LR"; false for
+/// anything else (grad included) or a learning rate that is not a positive
+/// finite number.
+bool parseOptimizer(StringRef train, std::string &optimizer, double &lr);
 
 /// The compiler's version ("bwc 0.2.0 (MLIR 22)").
 std::string compilerVersion();

@@ -151,6 +151,15 @@ struct SimCode {
   bool empty() const { return object.empty(); }
 };
 
+/// Training state (docs/training.md): a weight buffer that persists
+/// between runs (the parameters an optimizer step updates, its moments and
+/// step count). After every run the executor copies buffer `update` (the
+/// step's new value, outside the arena) into `buffer`.
+struct StateTensor {
+  TensorDesc desc;
+  uint32_t buffer = 0, update = 0;
+};
+
 struct Artifact {
   /// "cpu" or "cuda".
   std::string target = "cpu";
@@ -177,6 +186,8 @@ struct Artifact {
   std::string weights;
   /// The static report (JSON text), as `bwc-compile --report-json` writes.
   std::string report;
+  /// Training steps with an optimizer: the state the runs carry.
+  std::vector<StateTensor> state;
 };
 
 /// Serializes with the header, format version and checksum.
@@ -196,7 +207,7 @@ bool writeArtifactFile(const std::string &path, const Artifact &a,
                        std::string &error);
 
 /// Current format version; readers refuse others.
-constexpr uint32_t kArtifactVersion = 3;
+constexpr uint32_t kArtifactVersion = 4;
 
 } // namespace bwc::rt
 

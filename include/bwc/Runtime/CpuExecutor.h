@@ -38,6 +38,7 @@ public:
                  int iterations, BenchStats &stats,
                  std::string &error) override;
   /// memcpy between two host buffers.
+  bool readState(std::vector<HostTensor> &state, std::string &error) override;
   bool measureCopyBandwidth(uint64_t bytes, int iterations, double &gbps,
                             std::string &error) override;
   std::string deviceName() const override { return "host CPU"; }

@@ -28,9 +28,8 @@ int fp32LanesPerSm(int major, int minor);
 
 class CudaExecutor : public Executor {
 public:
-  static std::unique_ptr<CudaExecutor> create(Artifact artifact,
-                                              const ExecutorOptions &options,
-                                              std::string &error);
+  static std::unique_ptr<CudaExecutor>
+  create(Artifact artifact, const ExecutorOptions &options, std::string &error);
   ~CudaExecutor() override;
   CudaExecutor(const CudaExecutor &) = delete;
   CudaExecutor &operator=(const CudaExecutor &) = delete;
@@ -43,6 +42,7 @@ public:
   /// Whole-list latency from CUDA events around each run (a graph replay
   /// with ExecutorOptions::cudaGraph), then per-launch times from events
   /// around each launch, in separate passes.
+  bool readState(std::vector<HostTensor> &state, std::string &error) override;
   bool benchmark(const std::vector<TensorRef> &inputs, int warmup,
                  int iterations, BenchStats &stats,
                  std::string &error) override;
@@ -83,8 +83,7 @@ private:
   /// `fatal`).
   bool timeLaunchesInGraph(int iterations,
                            std::vector<std::vector<double>> &perLaunch,
-                           std::string &why, bool &fatal,
-                           std::string &error);
+                           std::string &why, bool &fatal, std::string &error);
   /// The fallback: an event pair around each launch on the stream, one
   /// synchronized pass per iteration.
   bool timeLaunchesOnStream(int iterations,

@@ -42,8 +42,8 @@ double median(std::vector<double> values);
 void summarizeRuns(BenchStats &stats);
 /// Copy bandwidth (read + write) of copies of `bytes` that took `ms` each:
 /// 2 x bytes over the median; false with `error` when it is not positive.
-bool copyBandwidth(uint64_t bytes, const std::vector<double> &ms,
-                   double &gbps, std::string &error);
+bool copyBandwidth(uint64_t bytes, const std::vector<double> &ms, double &gbps,
+                   std::string &error);
 
 /// An input the caller owns: its description and bytes, not copied until
 /// the executor copies them into its buffers (the Python binding passes
@@ -98,6 +98,10 @@ public:
   /// Peak flop rate (GFLOP/s) derived from the device, 0 when unknown, and
   /// how it was derived.
   virtual double peakGflops(std::string &how) const { return 0; }
+  /// The current value of every state tensor (Artifact::state order): the
+  /// trained parameters after optimizer steps.
+  virtual bool readState(std::vector<HostTensor> &state,
+                         std::string &error) = 0;
   /// The device in words ("host CPU", "NVIDIA H200 (sm_90, 132 SMs)").
   virtual std::string deviceName() const = 0;
 };
@@ -105,8 +109,8 @@ public:
 /// Checks the count, dtype, shape and byte size of every input against the
 /// artifact's signature ("input 'x' has shape 1x3 but the model expects
 /// 2x3").
-bool checkInputs(const Artifact &artifact,
-                 const std::vector<TensorRef> &inputs, std::string &error);
+bool checkInputs(const Artifact &artifact, const std::vector<TensorRef> &inputs,
+                 std::string &error);
 
 /// Buffer `index` of `artifact` in words, for errors: "input 'x'",
 /// "output 'y'", "weight buffer 3", "intermediate buffer 5".

@@ -445,9 +445,17 @@ def GradPass : Pass<"bwc-grad", "::mlir::ModuleOp"> {
     model's inputs and `target`; one without (an initializer the model also
     lists as a graph input) stays an input.
 
+    With `optimizer=sgd` or `adam` the step also updates the parameters:
+    each parameter argument becomes state (`bwc.state`, keeping its
+    `bwc.initial_value`), Adam adds its moments `adam.m.<name>`,
+    `adam.v.<name>` (zeros) and `adam.step`; the function returns `loss` and
+    one result per state tensor marked `bwc.state_update = "<name>"`, the
+    new value the runtime stores in place after the run (sgd:
+    w - lr * g; adam: beta1 0.9, beta2 0.999, eps 1e-8, bias-corrected).
+
     An op on the path without a rule, or whose rule does not cover its
     configuration, is an error naming it. The function records
-    `bwc.training = {loss, params}`.
+    `bwc.training = {loss, params, optimizer, lr}`.
 
     Example (`loss=mse`):
     ```mlir
@@ -464,6 +472,10 @@ def GradPass : Pass<"bwc-grad", "::mlir::ModuleOp"> {
            "The program function">,
     Option<"loss", "loss", "std::string", "\"mse\"",
            "The loss applied to the first result: mse or cross-entropy">,
+    Option<"optimizer", "optimizer", "std::string", "\"none\"",
+           "none (results: loss and gradients), sgd or adam (results: loss; "
+           "the parameters become state updated in place)">,
+    Option<"lr", "lr", "double", "0.01", "The optimizer's learning rate">,
   ];
 }
 

@@ -108,7 +108,7 @@ TEST(ArtifactTest, RoundTrip) {
 TEST(ArtifactTest, HeaderLayout) {
   std::string bytes = serialize(sample());
   EXPECT_EQ(std::memcmp(bytes.data(), "BWCARTF\0", 8), 0);
-  EXPECT_EQ(bytes[8], 3);                 // version, little-endian u32
+  EXPECT_EQ(bytes[8], 4);                 // version, little-endian u32
   EXPECT_EQ(readU64(bytes, 8) >> 32, 0u); // reserved
   EXPECT_EQ(readU64(bytes, 16), bytes.size() - 32);
   EXPECT_EQ(readU64(bytes, 24), fnv(bytes, 32));
@@ -156,7 +156,7 @@ TEST(ArtifactTest, BadHeader) {
   bad = bytes;
   bad[8] = 1;
   EXPECT_EQ(errorOf(bad),
-            "artifact format version 1 is not supported (expected 3)");
+            "artifact format version 1 is not supported (expected 4)");
   bad = bytes;
   bad[12] = 1;
   EXPECT_TRUE(startsWith(errorOf(bad), "artifact header is malformed"));
@@ -180,7 +180,7 @@ TEST(ArtifactTest, HostileCountsDoNotAllocate) {
   writeU64(bad, 32 + 8 + 3, uint64_t(1) << 60);
   reseal(bad);
   EXPECT_EQ(errorOf(bad), "artifact is malformed: tensor list count "
-                          "1152921504606846976 exceeds the 120 bytes left");
+                          "1152921504606846976 exceeds the 128 bytes left");
 }
 
 TEST(ArtifactTest, ExtraPayloadBytes) {
@@ -283,7 +283,9 @@ Artifact cudaSample() {
   a.target = "cuda";
   a.gpuArch = "sm_90";
   a.code = "//\n.version 8.0\n.target sm_90\n";
-  a.cubin = std::string("\x7f" "ELF", 4);
+  a.cubin = std::string("\x7f"
+                        "ELF",
+                        4);
   for (Kernel &k : a.kernels) {
     k.grid[0] = 132, k.grid[1] = k.grid[2] = 1;
     k.block[0] = 256, k.block[1] = k.block[2] = 1;
@@ -293,6 +295,52 @@ Artifact cudaSample() {
   return a;
 }
 } // namespace
+
+/// sample() with training state: the weight w, replaced after each run by
+/// a standalone intermediate w2 that the last launch writes.
+Artifact sampleWithState() {
+  Artifact a = sample();
+  a.buffers.push_back({BufferKind::intermediate, 24, kNoArenaOffset, 0, -1});
+  a.launches.push_back({1, {3, 6}});
+  a.state = {{{"w", DType::f32, {2, 3}}, 3, 6}};
+  return a;
+}
+
+TEST(ArtifactTest, StateRoundTrips) {
+  std::string bytes = serialize(sampleWithState());
+  Artifact b;
+  std::string error;
+  ASSERT_TRUE(deserialize(bytes, b, error)) << error;
+  ASSERT_EQ(b.state.size(), 1u);
+  EXPECT_EQ(b.state[0].desc.name, "w");
+  EXPECT_EQ(b.state[0].desc.shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(b.state[0].buffer, 3u);
+  EXPECT_EQ(b.state[0].update, 6u);
+  EXPECT_EQ(serialize(b), bytes);
+}
+
+TEST(ArtifactTest, InvalidState) {
+  auto with = [](auto edit) {
+    Artifact a = sampleWithState();
+    edit(a.state[0]);
+    return errorOf(a);
+  };
+  EXPECT_EQ(with([](StateTensor &s) { s.buffer = 99; }),
+            "invalid artifact: state 0 'w' uses buffers 99 and 6 but there "
+            "are 7");
+  EXPECT_EQ(with([](StateTensor &s) { s.buffer = 0; }),
+            "invalid artifact: state 0 'w' is not a weight buffer");
+  EXPECT_EQ(with([](StateTensor &s) { s.desc.shape = {3}; }),
+            "invalid artifact: state 0 'w' has 12 bytes but its buffers "
+            "hold 24 and 24");
+  EXPECT_EQ(with([](StateTensor &s) { s.update = 3; }),
+            "invalid artifact: state 0 'w': its update buffer 3 must be a "
+            "kernel result outside the arena");
+  Artifact a = sampleWithState();
+  a.buffers[6].arenaOffset = 0;
+  EXPECT_EQ(errorOf(a), "invalid artifact: state 0 'w': its update buffer 6 "
+                        "must be a kernel result outside the arena");
+}
 
 TEST(ArtifactTest, CudaLaunchConfigurationRoundTrips) {
   Artifact a = cudaSample(), b;
@@ -336,7 +384,9 @@ namespace {
 Artifact simSample() {
   Artifact a = cudaSample();
   a.launches[2].args = {2, 2, 3}; // every launch of k1 passes 3
-  a.sim.object = std::string("\x7f" "ELF", 4);
+  a.sim.object = std::string("\x7f"
+                             "ELF",
+                             4);
   for (size_t i = 0; i < a.kernels.size(); ++i) {
     SimKernel k;
     k.name = a.kernels[i].name;
@@ -419,8 +469,7 @@ TEST(ArtifactTest, InvalidSimSection) {
   a = simSample();
   a.sim.sites[0].root = int32_t(a.sim.kernels[0].params);
   expect(a, ("invalid artifact: cuda-sim site 0 derives from parameter " +
-             std::to_string(a.sim.kernels[0].params) +
-             " but its kernel has " +
+             std::to_string(a.sim.kernels[0].params) + " but its kernel has " +
              std::to_string(a.sim.kernels[0].params))
                 .c_str());
   a = simSample();
