@@ -13,6 +13,8 @@ with (L(w + eps d) - L(w - eps d)) / (2 eps); the relative error is
 
   grad_check.py MODEL.onnx [--input-shape NAME=DIMS] [--loss mse|cross-entropy]
                 [--directions K] [--eps E] [--device cpu|cuda-sim]
+  grad_check.py MODEL.onnx --precision fp16|bf16 [--loss-scale S] ...
+      (instead: the low-precision step's gradients against fp32's)
 """
 import argparse
 import sys
@@ -89,6 +91,21 @@ def to_float64(model):
     return m
 
 
+def step_feeds(session, weights, loss, rng):
+    """Inputs of a training step: the weights as given, a target of the
+    loss's kind (cross-entropy: class indices below 2, which every
+    classifier has), normal data."""
+    feeds = {}
+    for i in session.get_inputs():
+        if i.name in weights:
+            feeds[i.name] = weights[i.name]
+        elif i.name == "target" and loss == "cross-entropy":
+            feeds[i.name] = rng.integers(0, 2, size=i.shape).astype(np.int64)
+        else:
+            feeds[i.name] = rng.standard_normal(i.shape).astype(i.dtype)
+    return feeds
+
+
 def check(model, input_shapes=None, loss="mse", directions=3, eps=1e-5,
           device="cpu", seed=0, trainable=".*", log=print, **options):
     """Compiles the training step of `model` (a path or ModelProto) twice,
@@ -108,15 +125,7 @@ def check(model, input_shapes=None, loss="mse", directions=3, eps=1e-5,
     s64 = bwc.Session(bwc.compile(m64, target="cpu", **kw))
     params = [o.name[len("grad."):] for o in s32.get_outputs()
               if o.name.startswith("grad.")]
-    feeds = {}
-    for i in s32.get_inputs():
-        if i.name in weights:
-            feeds[i.name] = weights[i.name]
-        elif i.name == "target" and loss == "cross-entropy":
-            # Class indices below 2: every classifier has at least two.
-            feeds[i.name] = rng.integers(0, 2, size=i.shape).astype(np.int64)
-        else:
-            feeds[i.name] = rng.standard_normal(i.shape).astype(i.dtype)
+    feeds = step_feeds(s32, weights, loss, rng)
     out = dict(zip([o.name for o in s32.get_outputs()], s32.run(None, feeds)))
     grads = {p: out["grad." + p] for p in params}
 
@@ -144,6 +153,27 @@ def check(model, input_shapes=None, loss="mse", directions=3, eps=1e-5,
     return max(r[2] for r in results), results, grads, float(out["loss"])
 
 
+def precision_error(model, precision, input_shapes=None, loss="mse",
+                    loss_scale="auto", seed=0):
+    """The relative L2 error of every gradient of the `precision` training
+    step (fp16: dynamic loss scaling unless `loss_scale` says otherwise)
+    against the fp32 step's, on the same random inputs: {name: error}."""
+    rng = np.random.default_rng(seed)
+    if isinstance(model, str):
+        model = onnx.load(model)
+    m32, weights = weights_as_inputs(model)
+    kw = dict(input_shapes=input_shapes, train="grad", loss=loss)
+    ref = bwc.Session(bwc.compile(m32, **kw))
+    low = bwc.Session(bwc.compile(m32, precision=precision,
+                                  loss_scale=loss_scale, **kw))
+    feeds = step_feeds(ref, weights, loss, rng)
+    a = dict(zip([o.name for o in ref.get_outputs()], ref.run(None, feeds)))
+    b = dict(zip([o.name for o in low.get_outputs()], low.run(None, feeds)))
+    return {k[len("grad."):]: float(np.linalg.norm(
+        b[k].astype(np.float64) - a[k]) / max(np.linalg.norm(a[k]), 1e-30))
+        for k in a if k.startswith("grad.")}
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
@@ -154,11 +184,22 @@ def main():
     p.add_argument("--eps", type=float, default=1e-5)
     p.add_argument("--device", default="cpu")
     p.add_argument("--limit", type=float, default=1e-3)
+    p.add_argument("--precision", help="instead: compare the fp16 or bf16 "
+                   "step's gradients with the fp32 step's")
+    p.add_argument("--loss-scale", default="auto")
     a = p.parse_args()
     shapes = {}
     for s in a.input_shape:
         name, dims = s.split("=")
         shapes[name] = [int(x) for x in dims.split("x")]
+    if a.precision:
+        errors = precision_error(a.model, a.precision, shapes or None, a.loss,
+                                 a.loss_scale)
+        worst = max(errors, key=errors.get)
+        print("%s (loss scale %s): worst gradient relative L2 %.3g (%s) over "
+              "%d parameters" % (a.precision, a.loss_scale, errors[worst],
+                                 worst, len(errors)))
+        return 0
     worst, _, grads, base = check(a.model, shapes, a.loss, a.directions,
                                   a.eps, a.device)
     print("loss %.9g, %d parameters, worst relative error %.3g (limit %g)" %

@@ -332,8 +332,19 @@ std::string mlir::bwc::validateOptions(const CompileOptions &o) {
   }
   if (!oneOf(o.loss, {"mse", "cross-entropy"}))
     return "unknown --loss '" + o.loss + "' (expected mse or cross-entropy)";
-  if (o.train.empty() && (o.loss != "mse" || o.trainable != ".*"))
-    return "--loss and --trainable expect --train";
+  if (o.train.empty() &&
+      (o.loss != "mse" || o.trainable != ".*" || o.lossScale != "auto"))
+    return "--loss, --trainable and --loss-scale expect --train";
+  if (o.lossScale != "auto" && o.lossScale != "none" &&
+      o.lossScale != "dynamic") {
+    char *end = nullptr;
+    double s = std::strtod(o.lossScale.c_str(), &end);
+    if (end != o.lossScale.c_str() + o.lossScale.size() || !(s > 0) ||
+        !std::isfinite(s))
+      return "--loss-scale expects auto, none, dynamic or a positive factor "
+             "but got '" +
+             o.lossScale + "'";
+  }
   if (!(o.peakBw > 0))
     return "--peak-bw expects a positive GB/s figure";
   if (o.emit != "artifact" &&
@@ -380,7 +391,10 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
   // Training: the step (loss and gradients) is the program from here on.
   if (!o.train.empty()) {
     PassManager grad(&ctx);
-    std::string step = "bwc-grad{loss=" + o.loss;
+    std::string scale = o.lossScale;
+    if (scale == "auto")
+      scale = o.precision == "fp16" ? "dynamic" : "none";
+    std::string step = "bwc-grad{loss=" + o.loss + " loss-scale=" + scale;
     std::string optimizer;
     double lr;
     if (parseOptimizer(o.train, optimizer, lr)) {

@@ -179,9 +179,6 @@ bool CpuExecutor::run(const std::vector<TensorRef> &inputs,
     return false;
   launchAll();
   const Artifact &a = artifact_;
-  // The step's new state replaces the old once every launch has read it.
-  for (const StateTensor &s : a.state)
-    std::memcpy(bufferPtrs_[s.buffer], bufferPtrs_[s.update], s.desc.bytes());
   outputs.assign(a.outputs.size(), HostTensor());
   for (size_t i = 0; i < a.outputs.size(); ++i) {
     outputs[i].desc = a.outputs[i];
@@ -194,6 +191,11 @@ bool CpuExecutor::run(const std::vector<TensorRef> &inputs,
       return false;
     }
   }
+  // The step's new state replaces the old once every launch has read it
+  // and the outputs (which may be state, such as the loss scale used) are
+  // copied out.
+  for (const StateTensor &s : a.state)
+    std::memcpy(bufferPtrs_[s.buffer], bufferPtrs_[s.update], s.desc.bytes());
   return true;
 }
 

@@ -417,15 +417,6 @@ bool CudaExecutor::run(const std::vector<TensorRef> &inputs,
                   error))
     return false;
   const Artifact &a = artifact_;
-  // The step's new state replaces the old once every launch has read it.
-  for (const StateTensor &s : a.state)
-    if (!check(driver_->api().cuMemcpyDtoDAsync(bufferPtrs_[s.buffer],
-                                                bufferPtrs_[s.update],
-                                                s.desc.bytes(), stream_),
-               "cannot update state '" + s.desc.name + "'", error))
-      return false;
-  if (!a.state.empty() && !syncStream("the state update faulted", error))
-    return false;
   outputs.assign(a.outputs.size(), HostTensor());
   for (size_t i = 0; i < a.outputs.size(); ++i) {
     outputs[i].desc = a.outputs[i];
@@ -443,6 +434,17 @@ bool CudaExecutor::run(const std::vector<TensorRef> &inputs,
                error))
       return false;
   }
+  // The step's new state replaces the old once every launch has read it
+  // and the outputs (which may be state, such as the loss scale used) are
+  // copied out.
+  for (const StateTensor &s : a.state)
+    if (!check(driver_->api().cuMemcpyDtoDAsync(bufferPtrs_[s.buffer],
+                                                bufferPtrs_[s.update],
+                                                s.desc.bytes(), stream_),
+               "cannot update state '" + s.desc.name + "'", error))
+      return false;
+  if (!a.state.empty() && !syncStream("the state update faulted", error))
+    return false;
   return true;
 }
 

@@ -62,8 +62,15 @@ Value crossEntropyLoss(BWCBuilder &b, Value y, Value labels) {
   return b.reduce(ReduceKind::mean, b.sub(lse, picked), all, false);
 }
 
+/// The first dynamic loss scale (GradScaler's default, 2^16).
+constexpr double kInitialScale = 65536.0;
+
 struct GradPass : bwc::impl::GradPassBase<GradPass> {
   using GradPassBase::GradPassBase;
+
+  /// With dynamic loss scaling: whether this step's gradients are all
+  /// finite (a scalar i1); the state updates keep the old values otherwise.
+  Value stepOk;
 
   void runOnOperation() override {
     func::FuncOp f = lookupProgram(getOperation(), funcName);
@@ -123,6 +130,21 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
                     "initializers in place (drop it from the graph inputs)";
     }
 
+    // Loss scaling: none, a static factor, or dynamic (state).
+    double staticScale = 0;
+    bool dynamicScale = lossScale == "dynamic";
+    if (lossScale != "none" && !dynamicScale) {
+      char *end = nullptr;
+      staticScale = std::strtod(lossScale.c_str(), &end);
+      if (end != lossScale.c_str() + lossScale.size() || !(staticScale > 0) ||
+          !std::isfinite(staticScale))
+        return f.emitError() << "bwc-grad: loss-scale expects none, dynamic "
+                                "or a positive factor but got '"
+                             << lossScale << "'";
+    }
+    if (growthInterval < 1)
+      return f.emitError() << "bwc-grad: growth-interval must be positive";
+
     // The target argument.
     Type targetType = yType;
     if (loss == "cross-entropy") {
@@ -169,7 +191,19 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
       if (!inserted)
         it->second = b.add(it->second, g);
     };
-    adjoint[lossValue] = b.scalar(1.0, yType.getElementType());
+    // The seed: 1, or the loss scale (gradients come out scaled by it, so
+    // small ones stay above fp16's smallest normal; unscaled below).
+    auto f32 = RankedTensorType::get({}, Float32Type::get(f.getContext()));
+    Value scale, scaleState, goodState;
+    if (dynamicScale) {
+      scaleState = addZeroState(f, f32, "loss_scale.scale", kInitialScale);
+      goodState = addZeroState(f, f32, "loss_scale.good");
+      scale = scaleState;
+    } else if (staticScale) {
+      scale = b.scalar(staticScale, f32.getElementType());
+    }
+    adjoint[lossValue] = scale ? b.cast(scale, yType.getElementType())
+                               : b.scalar(1.0, yType.getElementType());
     SmallVector<Operation *> lossOps;
     for (Operation *op = lastForward ? lastForward->getNextNode()
                                      : &body.front();
@@ -211,6 +245,33 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
                           BWCBuilder::shapeOf(p));
       grads.push_back(g);
     }
+    // Unscale, and with dynamic scaling decide whether the step counts:
+    // every gradient finite (|g| <= the largest float: false for Inf and
+    // NaN).
+    Value ok, okFlag;
+    if (scale) {
+      for (Value &g : grads) {
+        Type elt = BWCBuilder::elementTypeOf(g);
+        g = b.div(g, b.cast(scale, elt));
+        if (!dynamicScale)
+          continue;
+        auto ft = cast<FloatType>(elt);
+        Value finite =
+            b.cast(b.binary(BinaryFn::le, b.unary(UnaryFn::abs, g),
+                            b.scalar(APFloat::getLargest(ft.getFloatSemantics())
+                                         .convertToDouble(),
+                                     elt)),
+                   f32.getElementType());
+        SmallVector<int64_t> all = llvm::to_vector(
+            llvm::seq<int64_t>(0, BWCBuilder::shapeOf(g).size()));
+        Value allFinite = b.reduce(ReduceKind::min, finite, all, false);
+        okFlag = okFlag ? b.min(okFlag, allFinite) : allFinite;
+      }
+      if (okFlag)
+        ok =
+            b.binary(BinaryFn::gt, okFlag, b.scalar(0.5, f32.getElementType()));
+    }
+    stepOk = ok;
     MLIRContext *ctx = f.getContext();
     auto named = [&](StringRef key, StringRef n) {
       return DictionaryAttr::get(
@@ -244,6 +305,49 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
                                    resAttrs)) ||
                failed(setResults(f, ret, ob, results, resAttrs))) {
       return failure();
+    }
+
+    if (dynamicScale || staticScale) {
+      ob.setInsertionPoint(body.getTerminator());
+      // Report the scale this step used, and with dynamic scaling whether
+      // it was skipped; then the GradScaler rule: halve and restart the
+      // count on a non-finite gradient, double after growth-interval good
+      // steps.
+      SmallVector<Value> extra = {scale};
+      SmallVector<Attribute> extraAttrs = {named("bwc.name", "loss_scale")};
+      if (dynamicScale) {
+        Type e = f32.getElementType();
+        Value skipped = b.sub(b.scalar(1, e), okFlag);
+        Value good =
+            b.select(ok, b.add(goodState, b.scalar(1, e)), b.scalar(0, e));
+        Value grow =
+            b.binary(BinaryFn::ge, good, b.scalar((double)growthInterval, e));
+        Value nextScale =
+            b.select(ok, b.select(grow, b.mul(scale, b.scalar(2, e)), scale),
+                     b.mul(scale, b.scalar(0.5, e)));
+        Value nextGood = b.select(grow, b.scalar(0, e), good);
+        extra.push_back(skipped);
+        extraAttrs.push_back(named("bwc.name", "skipped"));
+        extra.push_back(nextScale);
+        extraAttrs.push_back(named("bwc.state_update", "loss_scale.scale"));
+        extra.push_back(nextGood);
+        extraAttrs.push_back(named("bwc.state_update", "loss_scale.good"));
+      }
+      auto ret2 = cast<func::ReturnOp>(body.getTerminator());
+      SmallVector<Value> all(ret2.getOperands());
+      SmallVector<Attribute> allAttrs(f.getAllResultAttrs().getValue());
+      // loss first, then the scale report, then the rest.
+      all.insert(all.begin() + 1, extra.begin(),
+                 extra.begin() + (dynamicScale ? 2 : 1));
+      allAttrs.insert(allAttrs.begin() + 1, extraAttrs.begin(),
+                      extraAttrs.begin() + (dynamicScale ? 2 : 1));
+      if (dynamicScale) {
+        all.append(extra.begin() + 2, extra.end());
+        allAttrs.append(extraAttrs.begin() + 2, extraAttrs.end());
+      }
+      OpBuilder rb(ret2);
+      if (failed(setResults(f, ret2, rb, all, allAttrs)))
+        return failure();
     }
 
     SmallVector<Attribute> paramNames;
@@ -280,10 +384,10 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
 
   /// Appends a state argument (named, with a zero initial value) of `type`.
   static BlockArgument addZeroState(func::FuncOp f, RankedTensorType type,
-                                    StringRef name) {
+                                    StringRef name, double initial = 0.0) {
     MLIRContext *ctx = f.getContext();
     Type elt = type.getElementType();
-    Attribute zero = FloatAttr::get(elt, 0.0);
+    Attribute zero = FloatAttr::get(elt, initial);
     unsigned index = f.getNumArguments();
     (void)f.insertArgument(
         index, type,
@@ -306,7 +410,20 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
                              SmallVectorImpl<Value> &results,
                              SmallVectorImpl<Attribute> &attrs) {
     MLIRContext *ctx = f.getContext();
+    // A skipped step (dynamic loss scaling saw a non-finite gradient)
+    // keeps every value.
     auto update = [&](Value v, StringRef of) {
+      if (stepOk) {
+        BlockArgument old;
+        for (BlockArgument a : f.getArguments())
+          if (auto n =
+                  f.getArgAttrOfType<StringAttr>(a.getArgNumber(), "bwc.name");
+              n && n.getValue() == of &&
+              f.getArgAttr(a.getArgNumber(), "bwc.state"))
+            old = a;
+        if (old)
+          v = b.select(stepOk, v, old);
+      }
       results.push_back(v);
       attrs.push_back(DictionaryAttr::get(
           ctx, {NamedAttribute(StringAttr::get(ctx, "bwc.state_update"),

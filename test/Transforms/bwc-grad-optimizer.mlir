@@ -1,5 +1,7 @@
 // RUN: bwc-opt %s --split-input-file --bwc-grad="optimizer=sgd lr=0.5" --canonicalize --cse | FileCheck %s
 // RUN: bwc-opt %s --split-input-file --bwc-grad="optimizer=adam lr=0.001" --canonicalize --cse | FileCheck %s --check-prefix=ADAM
+// RUN: bwc-opt %s --bwc-grad="optimizer=sgd lr=0.5 loss-scale=dynamic growth-interval=3" --canonicalize --cse | FileCheck %s --check-prefix=DYN
+// RUN: not bwc-opt %s --bwc-grad="loss-scale=-4" 2>&1 | FileCheck %s --check-prefix=BADSCALE
 // RUN: not bwc-opt %s --bwc-grad="optimizer=sgd lr=-1" 2>&1 | FileCheck %s --check-prefix=BADLR
 // RUN: not bwc-opt %s --bwc-grad="optimizer=rmsprop" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
@@ -23,6 +25,25 @@
 // ADAM-SAME: {bwc.state_update = "w"}, tensor<3xf32> {bwc.state_update = "adam.m.w"}, tensor<3xf32> {bwc.state_update = "adam.v.w"}, tensor<f32> {bwc.state_update = "adam.step"})
 // ADAM: bwc.unary sqrt
 
+// Dynamic loss scaling: the scale and the good-step count are state; the
+// seed is the scale, the gradient is divided by it, a step whose gradient
+// is not finite (|g| > the largest f32) keeps w, and the scale halves (or
+// doubles after growth-interval good steps).
+// DYN-LABEL: func.func @main
+// DYN-SAME: %[[W:arg[0-9]+]]: tensor<3xf32> {bwc.initial_value = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>, bwc.name = "w", bwc.state, bwc.trainable}
+// DYN-SAME: %[[S:arg[0-9]+]]: tensor<f32> {bwc.initial_value = dense<6.553600e+04> : tensor<f32>, bwc.name = "loss_scale.scale", bwc.state}
+// DYN-SAME: %[[N:arg[0-9]+]]: tensor<f32> {bwc.initial_value = dense<0.000000e+00> : tensor<f32>, bwc.name = "loss_scale.good", bwc.state}
+// DYN-SAME: -> (tensor<f32> {bwc.name = "loss"}, tensor<f32> {bwc.name = "loss_scale"}, tensor<f32> {bwc.name = "skipped"}, tensor<3xf32> {bwc.state_update = "w"}, tensor<f32> {bwc.state_update = "loss_scale.scale"}, tensor<f32> {bwc.state_update = "loss_scale.good"})
+// DYN-DAG: %[[BIG:.*]] = bwc.constant dense<3.40282347E+38> : tensor<f32>
+// DYN: %[[G:.*]] = bwc.binary div %{{.*}}, %[[S]] : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+// DYN: %[[A:.*]] = bwc.unary abs %[[G]]
+// DYN: bwc.binary le %[[A]], %[[BIG]]
+// DYN: %[[OK:.*]] = bwc.binary gt
+// DYN: %[[NEW:.*]] = bwc.binary sub %[[W]],
+// DYN: %[[KEEP:.*]] = bwc.select %[[OK]], %[[NEW]], %[[W]]
+// DYN: return %{{.*}}, %[[S]], %{{.*}}, %[[KEEP]], %{{.*}}, %{{.*}} :
+
+// BADSCALE: error: bwc-grad: loss-scale expects none, dynamic or a positive factor but got '-4'
 // BADLR: error: bwc-grad: the learning rate must be positive and finite but is -1
 // UNKNOWN: error: bwc-grad: unknown optimizer 'rmsprop' (expected none, sgd or adam)
 func.func @main(%x: tensor<3xf32> {bwc.name = "x"},

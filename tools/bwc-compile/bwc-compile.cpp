@@ -179,6 +179,12 @@ static cl::opt<std::string> trainable(
     cl::desc("With --train: the float initializers to differentiate, a "
              "regular expression over whole names (default: all)"),
     cl::init(".*"), cl::value_desc("REGEX"));
+static cl::opt<std::string> lossScale(
+    "loss-scale", cl::cat(trainingCategory),
+    cl::desc("With --train: auto (default: dynamic with --precision=fp16, "
+             "else none), none, dynamic (GradScaler-like, state) or a "
+             "factor S (static)"),
+    cl::init("auto"), cl::value_desc("auto|none|dynamic|S"));
 static cl::opt<bool> report("report", cl::cat(ioCategory),
                             cl::desc("Print the per-kernel static report"));
 static cl::opt<std::string> reportJson("report-json", cl::cat(ioCategory),
@@ -239,6 +245,7 @@ int main(int argc, char **argv) {
   o.train = train;
   o.loss = loss;
   o.trainable = trainable;
+  o.lossScale = lossScale;
   o.tune = tune;
   o.tuningCache = tuningCache;
   o.tuneExport = tuneExport;

@@ -539,34 +539,51 @@ bool readInputs(const Artifact &a, const Options &o,
   return true;
 }
 
-/// The scalar f32 output named "loss" of a training step, or -1.
-int lossOutput(const Artifact &a) {
+/// The scalar f32 output named `name`, or -1.
+int scalarOutput(const Artifact &a, const std::string &name) {
   for (size_t k = 0; k < a.outputs.size(); ++k)
-    if (a.outputs[k].name == "loss" && a.outputs[k].shape.empty() &&
+    if (a.outputs[k].name == name && a.outputs[k].shape.empty() &&
         a.outputs[k].dtype == DType::f32)
       return k;
   return -1;
+}
+
+float scalarValue(const HostTensor &t) {
+  float value;
+  std::memcpy(&value, t.data.data(), sizeof(value));
+  return value;
 }
 
 int runOnce(Executor &exec, const Options &o,
             const std::vector<HostTensor> &inputs) {
   std::vector<HostTensor> outputs;
   std::string error;
-  int loss = lossOutput(exec.artifact());
+  int loss = scalarOutput(exec.artifact(), "loss");
+  int scale = scalarOutput(exec.artifact(), "loss_scale");
+  int skippedOut = scalarOutput(exec.artifact(), "skipped");
+  int skipped = 0;
   for (int step = 1; step <= o.steps; ++step) {
     if (!exec.run(inputs, outputs, error))
       return fail(o.steps > 1 ? "step " + std::to_string(step) + ": " + error
                               : error);
+    bool skip = skippedOut >= 0 && scalarValue(outputs[skippedOut]) > 0.5;
+    skipped += skip;
     if (o.steps > 1 && loss >= 0) {
-      float value;
-      std::memcpy(&value, outputs[loss].data.data(), sizeof(value));
-      std::printf("step %d: loss %.9g\n", step, value);
+      float value = scalarValue(outputs[loss]);
+      std::printf("step %d: loss %.9g", step, value);
+      if (scale >= 0)
+        std::printf(", loss scale %g%s", scalarValue(outputs[scale]),
+                    skip ? ", skipped (a gradient was not finite)" : "");
+      std::printf("\n");
       if (!std::isfinite(value))
         return fail("step " + std::to_string(step) + ": the loss is " +
                     (std::isnan(value) ? "NaN" : "infinite") +
                     "; the weights diverged (lower the learning rate)");
     }
   }
+  if (skippedOut >= 0 && o.steps > 1)
+    std::printf("skipped %d of %d steps (dynamic loss scaling)\n", skipped,
+                o.steps);
   if (!o.saveWeights.empty()) {
     std::vector<HostTensor> state;
     if (exec.artifact().state.empty())

@@ -453,6 +453,15 @@ def GradPass : Pass<"bwc-grad", "::mlir::ModuleOp"> {
     new value the runtime stores in place after the run (sgd:
     w - lr * g; adam: beta1 0.9, beta2 0.999, eps 1e-8, bias-corrected).
 
+    `loss-scale` multiplies the seed of the backward pass (the loss's
+    adjoint) by a factor and divides the gradients by it at the end, so
+    that gradients far below 1 survive fp16 (bwc-mixed-precision runs
+    after). `dynamic` keeps the factor as state (`loss_scale.scale`, 65536
+    at first, and `loss_scale.good`), reports it (`loss_scale`, after
+    `loss`) with `skipped` (1 when a gradient was not finite), keeps every
+    state tensor unchanged on a skipped step, halves the scale then, and
+    doubles it after `growth-interval` good steps.
+
     An op on the path without a rule, or whose rule does not cover its
     configuration, is an error naming it. The function records
     `bwc.training = {loss, params, optimizer, lr}`.
@@ -476,6 +485,13 @@ def GradPass : Pass<"bwc-grad", "::mlir::ModuleOp"> {
            "none (results: loss and gradients), sgd or adam (results: loss; "
            "the parameters become state updated in place)">,
     Option<"lr", "lr", "double", "0.01", "The optimizer's learning rate">,
+    Option<"lossScale", "loss-scale", "std::string", "\"none\"",
+           "none, a positive factor the loss is multiplied by before the "
+           "backward pass (gradients unscaled after), or dynamic "
+           "(GradScaler-like: state, halved on a non-finite gradient, the "
+           "step then skipped; doubled after growth-interval good steps)">,
+    Option<"growthInterval", "growth-interval", "int64_t", "2000",
+           "Dynamic loss scaling: good steps before the scale doubles">,
   ];
 }
 
