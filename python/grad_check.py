@@ -156,8 +156,10 @@ def check(model, input_shapes=None, loss="mse", directions=3, eps=1e-5,
 def precision_error(model, precision, input_shapes=None, loss="mse",
                     loss_scale="auto", seed=0):
     """The relative L2 error of every gradient of the `precision` training
-    step (fp16: dynamic loss scaling unless `loss_scale` says otherwise)
-    against the fp32 step's, on the same random inputs: {name: error}."""
+    step (`loss_scale`: auto is none for a gradient step; "dynamic" then
+    returns the first step's gradients, Inf when the initial 65536
+    overflows) against the fp32 step's, on the same random inputs:
+    {name: error}."""
     rng = np.random.default_rng(seed)
     if isinstance(model, str):
         model = onnx.load(model)

@@ -393,7 +393,9 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
     PassManager grad(&ctx);
     std::string scale = o.lossScale;
     if (scale == "auto")
-      scale = o.precision == "fp16" ? "dynamic" : "none";
+      // Dynamic scaling skips a step whose gradients overflow, which only
+      // an optimizer step can do; --train=grad returns what it computed.
+      scale = o.precision == "fp16" && o.train != "grad" ? "dynamic" : "none";
     std::string step = "bwc-grad{loss=" + o.loss + " loss-scale=" + scale;
     std::string optimizer;
     double lr;

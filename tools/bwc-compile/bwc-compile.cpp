@@ -181,9 +181,9 @@ static cl::opt<std::string> trainable(
     cl::init(".*"), cl::value_desc("REGEX"));
 static cl::opt<std::string> lossScale(
     "loss-scale", cl::cat(trainingCategory),
-    cl::desc("With --train: auto (default: dynamic with --precision=fp16, "
-             "else none), none, dynamic (GradScaler-like, state) or a "
-             "factor S (static)"),
+    cl::desc("With --train: auto (default: dynamic for sgd/adam steps with "
+             "--precision=fp16, else none), none, dynamic (GradScaler-like, "
+             "state) or a factor S (static)"),
     cl::init("auto"), cl::value_desc("auto|none|dynamic|S"));
 static cl::opt<bool> report("report", cl::cat(ioCategory),
                             cl::desc("Print the per-kernel static report"));

@@ -62,8 +62,8 @@ struct CompileOptions {
   std::string loss = "mse"; ///< with train: mse or cross-entropy
   /// With train: the initializers to differentiate (whole-name regex).
   std::string trainable = ".*";
-  /// With train: none, dynamic or a positive factor; auto: dynamic with
-  /// --precision=fp16, none otherwise.
+  /// With train: none, dynamic or a positive factor; auto: dynamic for an
+  /// optimizer step with --precision=fp16, none otherwise.
   std::string lossScale = "auto";
   bool tune = false;
   std::string tuningCache, tuneExport, tuneImport, tuneGpu;
