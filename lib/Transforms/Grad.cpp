@@ -216,8 +216,15 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
     SmallVector<Operation *> order(forward);
     order.append(lossOps);
     for (Operation *op : llvm::reverse(order)) {
-      if (op->getNumResults() != 1)
+      if (op->getNumResults() != 1) {
+        // No bwc op but bwc.fusion has several results (the pass runs
+        // before bwc-fuse): refuse rather than drop their adjoints.
+        if (llvm::any_of(op->getResults(),
+                         [&](Value r) { return adjoint.count(r); }))
+          return op->emitError() << "bwc-grad: no gradient rule for '"
+                                 << op->getName() << "'";
         continue;
+      }
       auto it = adjoint.find(op->getResult(0));
       if (it == adjoint.end() || !active.contains(op->getResult(0)))
         continue;

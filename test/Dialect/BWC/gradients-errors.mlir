@@ -47,3 +47,17 @@ func.func @main(%w: tensor<4xf32> {bwc.trainable}) -> tensor<i64> {
   %0 = bwc.arg_reduce argmax %w axis = 0 keepdims = false select_last_index = false : (tensor<4xf32>) -> tensor<i64>
   return %0 : tensor<i64>
 }
+
+// -----
+
+// A multi-result op on the path (a fusion region: bwc-grad runs before
+// bwc-fuse) is refused, not skipped.
+func.func @main(%w: tensor<4xf32> {bwc.trainable}) -> tensor<4xf32> {
+  // expected-error @+1 {{bwc-grad: no gradient rule for 'bwc.fusion'}}
+  %0, %1 = bwc.fusion loop (%w) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: tensor<4xf32>):
+    %e = bwc.unary exp %a : (tensor<4xf32>) -> tensor<4xf32>
+    bwc.yield %e, %e : tensor<4xf32>, tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
