@@ -24,6 +24,11 @@ AveragePool GlobalAveragePool GlobalMaxPool Reshape Flatten Transpose Squeeze
 Unsqueeze Concat Split Slice Gather Expand Tile Pad Resize Shape Size
 ConstantOfShape Range Trilu DepthToSpace SpaceToDepth Constant Dropout
 NegativeLogLikelihoodLoss SoftmaxCrossEntropyLoss GatherElements
+Tan Asin Acos Atan Sinh Cosh Asinh Acosh Atanh IsNaN IsInf BitShift CastLike
+Celu ThresholdedRelu Shrink Mish Gelu Hardmax OneHot EyeLike CumSum TopK
+HannWindow HammingWindow BlackmanWindow MelWeightMatrix
+MeanVarianceNormalization LRN GatherND ScatterElements Scatter ScatterND
+Einsum
 """.split())
 FOLDERS = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 

@@ -65,6 +65,13 @@ Policy classify(Operation *op) {
     case UnaryFn::log:
     case UnaryFn::reciprocal:
     case UnaryFn::rsqrt:
+    // Exponential growth (sinh, cosh), poles (tan) and singular endpoints
+    // (atanh, acosh) amplify fp16's rounding of the operand.
+    case UnaryFn::sinh:
+    case UnaryFn::cosh:
+    case UnaryFn::tan:
+    case UnaryFn::atanh:
+    case UnaryFn::acosh:
       return Policy::Deny;
     default:
       return Policy::Follow;

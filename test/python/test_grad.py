@@ -52,6 +52,41 @@ def test_transformer_block(device, loss):
     check(models.transformer_block(), loss=loss, device=device)
 
 
+def trig_model():
+    """x [4, 6] @ w [6, 6] through every trigonometric and hyperbolic rule,
+    each operand kept inside its function's domain (tanh(.) * 0.9 for
+    asin/acos/atanh/tan, cosh(.) + 1 for acosh)."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(7)
+    w = numpy_helper.from_array(
+        (rng.standard_normal((6, 6)) * 0.4).astype(np.float32), "w")
+    c = [helper.make_node("Constant", [], [n], value=numpy_helper.from_array(
+        np.array(v, np.float32), n)) for n, v in [("k", 0.9), ("one", 1.0)]]
+    n = [helper.make_node("MatMul", ["x", "w"], ["y"]),
+         helper.make_node("Tanh", ["y"], ["t"]),
+         helper.make_node("Mul", ["t", "k"], ["a"]),
+         helper.make_node("Cosh", ["y"], ["ch"]),
+         helper.make_node("Add", ["ch", "one"], ["ch1"])]
+    terms = [("Asin", "a"), ("Acos", "a"), ("Atanh", "a"), ("Tan", "a"),
+             ("Atan", "y"), ("Sinh", "y"), ("Asinh", "y"), ("Acosh", "ch1")]
+    for i, (op, src) in enumerate(terms):
+        n.append(helper.make_node(op, [src], [f"u{i}"]))
+    n.append(helper.make_node("Sum", [f"u{i}" for i in range(len(terms))],
+                              ["out"]))
+    g = helper.make_graph(
+        c + n, "trig",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 6])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [4, 6])],
+        [w])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
+@pytest.mark.parametrize("device", ["cpu", "cuda-sim"])
+def test_trigonometric_rules(device):
+    grads = check(trig_model(), device=device)
+    assert sorted(grads) == ["w"]
+
+
 @pytest.mark.skipif(not os.path.exists(PPOCR_CLS),
                     reason="needs ../shared/models")
 def test_ppocr_cls_batch_64():

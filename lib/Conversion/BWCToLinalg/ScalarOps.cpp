@@ -76,6 +76,15 @@ Value lowering::emitUnary(OpBuilder &b, Location loc, UnaryFn fn, Value x,
                                         zero());
       return arith::SelectOp::create(b, loc, neg, zero(), x);
     }
+    case UnaryFn::tan: return math::TanOp::create(b, loc, x);
+    case UnaryFn::asin: return math::AsinOp::create(b, loc, x);
+    case UnaryFn::acos: return math::AcosOp::create(b, loc, x);
+    case UnaryFn::atan: return math::AtanOp::create(b, loc, x);
+    case UnaryFn::sinh: return math::SinhOp::create(b, loc, x);
+    case UnaryFn::cosh: return math::CoshOp::create(b, loc, x);
+    case UnaryFn::asinh: return math::AsinhOp::create(b, loc, x);
+    case UnaryFn::acosh: return math::AcoshOp::create(b, loc, x);
+    case UnaryFn::atanh: return math::AtanhOp::create(b, loc, x);
     case UnaryFn::not_: break;
     }
     return x;
@@ -192,6 +201,26 @@ Value lowering::emitBinary(OpBuilder &b, Location loc, BinaryFn fn, Value l,
   case BinaryFn::and_: return arith::AndIOp::create(b, loc, l, r);
   case BinaryFn::or_: return arith::OrIOp::create(b, loc, l, r);
   case BinaryFn::xor_: return arith::XOrIOp::create(b, loc, l, r);
+  case BinaryFn::shl:
+  case BinaryFn::shr: {
+    // arith's shifts are poison from the bit width on; ONNX's give 0 (and
+    // the sign for an arithmetic right shift of a negative value).
+    Value width = emitConstant(b, loc, t, t.getIntOrFloatBitWidth());
+    Value far = arith::CmpIOp::create(b, loc, P::uge, r, width);
+    Value amount = arith::SelectOp::create(
+        b, loc, far, emitConstant(b, loc, t, 0), r);
+    Value shifted =
+        fn == BinaryFn::shl ? Value(arith::ShLIOp::create(b, loc, l, amount))
+        : u                 ? Value(arith::ShRUIOp::create(b, loc, l, amount))
+                            : Value(arith::ShRSIOp::create(b, loc, l, amount));
+    Value farValue =
+        fn == BinaryFn::shr && !u
+            ? Value(arith::ShRSIOp::create(
+                  b, loc, l,
+                  emitConstant(b, loc, t, t.getIntOrFloatBitWidth() - 1)))
+            : emitConstant(b, loc, t, 0);
+    return arith::SelectOp::create(b, loc, far, farValue, shifted);
+  }
   }
   return l;
 }

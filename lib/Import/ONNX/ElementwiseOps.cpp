@@ -1,8 +1,9 @@
 //===- ElementwiseOps.cpp - ONNX elementwise ops into bwc -----------------===//
 //
-// Unary and binary math, comparisons, logic, Where, Cast, Clip, the
-// activation functions (decomposed into bwc.unary/binary/select), variadic
-// Sum/Mean/Max/Min, Constant, Identity and Dropout (inference: identity).
+// Unary and binary math, comparisons, logic, bit shifts, IsNaN/IsInf,
+// Where, Cast/CastLike, Clip, variadic Sum/Mean/Max/Min, Constant, Identity
+// and Dropout (inference: identity). Activation functions are in
+// ActivationOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "NodeImporter.h"
@@ -83,21 +84,6 @@ NodeHandler variadicHandler(BinaryFn fn, bool mean) {
   };
 }
 
-/// Activation functions written as a function of (builder, x).
-NodeHandler activation(
-    std::function<Value(NodeContext &, BWCBuilder &, Value, Type)> fn) {
-  return [fn](NodeContext &nc, Results &out) -> LogicalResult {
-    FailureOr<Value> x = nc.requiredInput(0);
-    if (failed(x))
-      return failure();
-    Type elt = BWCBuilder::elementTypeOf(*x);
-    if (!isa<FloatType>(elt))
-      return nc.error() << "expects a float input", failure();
-    out.push_back(fn(nc, nc.bb, *x, elt));
-    return success();
-  };
-}
-
 LogicalResult importClip(NodeContext &nc, Results &out) {
   FailureOr<Value> x = nc.requiredInput(0);
   if (failed(x))
@@ -137,6 +123,73 @@ LogicalResult importCast(NodeContext &nc, Results &out) {
     return nc.error() << "unsupported target type " << onnxTypeName(to),
            failure();
   out.push_back(nc.bb.cast(*x, elt));
+  return success();
+}
+
+LogicalResult importCastLike(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0), like = nc.requiredInput(1);
+  if (failed(x) || failed(like))
+    return failure();
+  out.push_back(nc.bb.cast(*x, BWCBuilder::elementTypeOf(*like)));
+  return success();
+}
+
+LogicalResult importBitShift(NodeContext &nc, Results &out) {
+  FailureOr<Value> a = nc.requiredInput(0), b = nc.requiredInput(1);
+  if (failed(a) || failed(b))
+    return failure();
+  Type elt = BWCBuilder::elementTypeOf(*a);
+  if (!isa<IntegerType>(elt) || elt.isInteger(1) ||
+      elt != BWCBuilder::elementTypeOf(*b))
+    return nc.error() << "expects two integer inputs of one type", failure();
+  std::string direction = nc.attrString("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    return nc.error() << "expects direction LEFT or RIGHT but got '"
+                      << direction << "'",
+           failure();
+  if (!broadcastShapes(BWCBuilder::shapeOf(*a), BWCBuilder::shapeOf(*b)))
+    return nc.error() << "input shapes do not broadcast", failure();
+  out.push_back(nc.bb.binary(
+      direction == "LEFT" ? BinaryFn::shl : BinaryFn::shr, *a, *b));
+  return success();
+}
+
+/// IsNaN and IsInf (detect_negative / detect_positive): comparisons, so
+/// that they fuse like any elementwise op.
+LogicalResult importIsNaN(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0);
+  if (failed(x))
+    return failure();
+  if (!isa<FloatType>(BWCBuilder::elementTypeOf(*x)))
+    return nc.error() << "expects a float input", failure();
+  // Ordered equality is false exactly for NaN.
+  out.push_back(
+      nc.bb.unary(UnaryFn::not_, nc.bb.binary(BinaryFn::eq, *x, *x)));
+  return success();
+}
+
+LogicalResult importIsInf(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0);
+  if (failed(x))
+    return failure();
+  Type elt = BWCBuilder::elementTypeOf(*x);
+  if (!isa<FloatType>(elt))
+    return nc.error() << "expects a float input", failure();
+  double inf = std::numeric_limits<double>::infinity();
+  Value pos = nc.bb.binary(BinaryFn::eq, *x, nc.bb.scalar(inf, elt));
+  Value neg = nc.bb.binary(BinaryFn::eq, *x, nc.bb.scalar(-inf, elt));
+  bool detectPos = nc.attrInt("detect_positive", 1) != 0;
+  bool detectNeg = nc.attrInt("detect_negative", 1) != 0;
+  Value y;
+  if (detectPos && detectNeg)
+    y = nc.bb.binary(BinaryFn::or_, pos, neg);
+  else if (detectPos)
+    y = pos;
+  else if (detectNeg)
+    y = neg;
+  else // neither: all false
+    y = nc.bb.binary(BinaryFn::and_, pos, neg);
+  out.push_back(y);
   return success();
 }
 
@@ -282,6 +335,19 @@ void onnx_import::registerElementwiseHandlers(HandlerTable &t) {
   t["Sign"] = unaryHandler(UnaryFn::sign);
   t["Relu"] = unaryHandler(UnaryFn::relu);
   t["Not"] = unaryHandler(UnaryFn::not_);
+  t["Tan"] = unaryHandler(UnaryFn::tan);
+  t["Asin"] = unaryHandler(UnaryFn::asin);
+  t["Acos"] = unaryHandler(UnaryFn::acos);
+  t["Atan"] = unaryHandler(UnaryFn::atan);
+  t["Sinh"] = unaryHandler(UnaryFn::sinh);
+  t["Cosh"] = unaryHandler(UnaryFn::cosh);
+  t["Asinh"] = unaryHandler(UnaryFn::asinh);
+  t["Acosh"] = unaryHandler(UnaryFn::acosh);
+  t["Atanh"] = unaryHandler(UnaryFn::atanh);
+  t["IsNaN"] = importIsNaN;
+  t["IsInf"] = importIsInf;
+  t["BitShift"] = importBitShift;
+  t["CastLike"] = importCastLike;
 
   t["Add"] = binaryHandler(BinaryFn::add);
   t["Sub"] = binaryHandler(BinaryFn::sub);
@@ -310,48 +376,4 @@ void onnx_import::registerElementwiseHandlers(HandlerTable &t) {
   t["Constant"] = importConstant;
   t["Identity"] = importIdentity;
   t["Dropout"] = importDropout;
-
-  t["LeakyRelu"] = activation([](NodeContext &nc, BWCBuilder &bb, Value x,
-                                 Type elt) {
-    Value neg = bb.binary(BinaryFn::lt, x, bb.scalar(0, elt));
-    return bb.select(neg, bb.mul(x, bb.scalar(nc.attrFloat("alpha", 0.01), elt)),
-                     x);
-  });
-  t["Elu"] = activation([](NodeContext &nc, BWCBuilder &bb, Value x, Type elt) {
-    Value neg = bb.binary(BinaryFn::lt, x, bb.scalar(0, elt));
-    Value em1 = bb.sub(bb.unary(UnaryFn::exp, x), bb.scalar(1, elt));
-    return bb.select(neg, bb.mul(em1, bb.scalar(nc.attrFloat("alpha", 1.0), elt)),
-                     x);
-  });
-  t["Selu"] = activation([](NodeContext &nc, BWCBuilder &bb, Value x, Type elt) {
-    double alpha = nc.attrFloat("alpha", 1.67326319217681884765625);
-    double gamma = nc.attrFloat("gamma", 1.05070102214813232421875);
-    Value neg = bb.binary(BinaryFn::le, x, bb.scalar(0, elt));
-    Value e = bb.sub(bb.mul(bb.unary(UnaryFn::exp, x), bb.scalar(alpha, elt)),
-                     bb.scalar(alpha, elt));
-    return bb.mul(bb.select(neg, e, x), bb.scalar(gamma, elt));
-  });
-  t["HardSigmoid"] = activation([](NodeContext &nc, BWCBuilder &bb, Value x,
-                                   Type elt) {
-    Value y = bb.add(bb.mul(x, bb.scalar(nc.attrFloat("alpha", 0.2), elt)),
-                     bb.scalar(nc.attrFloat("beta", 0.5), elt));
-    return bb.min(bb.max(y, bb.scalar(0, elt)), bb.scalar(1, elt));
-  });
-  t["HardSwish"] = activation([](NodeContext &, BWCBuilder &bb, Value x,
-                                 Type elt) {
-    Value y = bb.add(bb.mul(x, bb.scalar(1.0 / 6.0, elt)), bb.scalar(0.5, elt));
-    return bb.mul(x, bb.min(bb.max(y, bb.scalar(0, elt)), bb.scalar(1, elt)));
-  });
-  t["Softplus"] = activation([](NodeContext &, BWCBuilder &bb, Value x,
-                                Type elt) {
-    // log(1 + exp(x)) = relu(x) + log(1 + exp(-|x|)): no overflow.
-    Value t = bb.unary(UnaryFn::exp, bb.unary(UnaryFn::neg,
-                                              bb.unary(UnaryFn::abs, x)));
-    return bb.add(bb.unary(UnaryFn::relu, x),
-                  bb.unary(UnaryFn::log, bb.add(t, bb.scalar(1, elt))));
-  });
-  t["Softsign"] = activation([](NodeContext &, BWCBuilder &bb, Value x,
-                                Type elt) {
-    return bb.div(x, bb.add(bb.unary(UnaryFn::abs, x), bb.scalar(1, elt)));
-  });
 }

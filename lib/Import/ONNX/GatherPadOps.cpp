@@ -114,13 +114,7 @@ LogicalResult importGatherElements(NodeContext &nc, Results &out) {
       bb.select(bb.binary(BinaryFn::lt, *idx, zero), bb.add(*idx, kv), *idx);
   Ints iShape(is.begin(), is.end());
   iShape.push_back(1);
-  SmallVector<APInt> ids;
-  for (int64_t c = 0; c < k; ++c)
-    ids.push_back(APInt(bits, c, /*isSigned=*/true));
-  Ints kShape(rank, 1);
-  kShape.push_back(k);
-  Value iota = bb.constant(
-      DenseElementsAttr::get(RankedTensorType::get(kShape, idxElt), ids));
+  Value iota = iotaAlong(bb, rank + 1, rank, k, idxElt);
   Value onehot =
       bb.cast(bb.binary(BinaryFn::eq, bb.reshape(i, iShape), iota), elt);
   out.push_back(bb.reduce(ReduceKind::sum, bb.mul(d, onehot), {rank},

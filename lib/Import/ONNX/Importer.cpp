@@ -124,6 +124,11 @@ public:
       : ctx(ctx), options(options), bufferName(bufferName), baseDir(baseDir),
         builder(ctx) {
     registerElementwiseHandlers(handlers);
+    registerActivationHandlers(handlers);
+    registerIndexingHandlers(handlers);
+    registerScatterHandlers(handlers);
+    registerEinsumHandlers(handlers);
+    registerSignalHandlers(handlers);
     registerReductionHandlers(handlers);
     registerLossHandlers(handlers);
     registerNNHandlers(handlers);

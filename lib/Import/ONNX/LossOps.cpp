@@ -49,11 +49,7 @@ LogicalResult nllLoss(NodeContext &nc, Value logProb, Value target,
   SmallVector<int64_t> classShape(in.getRank(), 1);
   classShape[1] = classes;
   Type idx = tt.getElementType();
-  SmallVector<APInt> ids;
-  for (int64_t c = 0; c < classes; ++c)
-    ids.push_back(APInt(idx.getIntOrFloatBitWidth(), c, /*isSigned=*/true));
-  Value iota = bb.constant(
-      DenseElementsAttr::get(RankedTensorType::get(classShape, idx), ids));
+  Value iota = iotaAlong(bb, in.getRank(), 1, classes, idx);
   SmallVector<int64_t> expanded(tt.getShape());
   expanded.insert(expanded.begin() + 1, 1);
   Value t = bb.reshape(target, expanded);

@@ -1,8 +1,8 @@
 //===- NNOps.cpp - ONNX matmul and normalization ops into bwc -------------===//
 //
-// MatMul and Gemm (bwc.matmul) and the inference forms of
-// BatchNormalization and InstanceNormalization (decomposed into
-// elementwise ops and reductions). Conv and the pools are in
+// MatMul and Gemm (bwc.matmul), the inference forms of
+// BatchNormalization and InstanceNormalization, MeanVarianceNormalization
+// and LRN (decomposed into elementwise ops, slices and reductions). Conv and the pools are in
 // ConvPoolOps.cpp, Resize and Upsample in ResizeOps.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -196,9 +196,81 @@ LogicalResult importInstanceNorm(NodeContext &nc, Results &out) {
   return success();
 }
 
+/// MeanVarianceNormalization: (x - mean) / (std + 1e-9) over `axes`
+/// (default [0, 2, 3]), ONNX's function body with the variance taken as the
+/// mean of squared deviations (no cancellation).
+LogicalResult importMeanVarianceNorm(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0);
+  if (failed(x))
+    return failure();
+  if (!isa<FloatType>(eltOf(*x)))
+    return nc.error() << "expects a float input", failure();
+  FailureOr<Ints> axes = normalizedAxes(
+      nc, nc.attrInts("axes").value_or(Ints{0, 2, 3}), rankOf(*x));
+  if (failed(axes))
+    return failure();
+  llvm::sort(*axes);
+  BWCBuilder &bb = nc.bb;
+  Value d = bb.sub(*x, bb.reduce(ReduceKind::mean, *x, *axes, true));
+  Value var = bb.reduce(ReduceKind::mean, bb.mul(d, d), *axes, true);
+  out.push_back(bb.div(d, bb.add(bb.unary(UnaryFn::sqrt, var),
+                                 bb.scalar(1e-9, eltOf(*x)))));
+  return success();
+}
+
+/// LRN: x / (bias + alpha / size * sum of x^2 over the channel window
+/// [c - floor((size-1)/2), c + ceil((size-1)/2)])^beta; the window sum is
+/// `size` shifted slices of the zero-padded squares, which fuse into one
+/// loop kernel.
+LogicalResult importLRN(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0);
+  if (failed(x) || failed(requireRank(nc, *x, 3, "input")))
+    return failure();
+  Type elt = eltOf(*x);
+  if (!isa<FloatType>(elt))
+    return nc.error() << "expects a float input", failure();
+  int64_t size = nc.attrInt("size", 0);
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (size < 1 || size > 1024)
+    return nc.error() << "expects size in [1, 1024] but got " << size,
+           failure();
+  BWCBuilder &bb = nc.bb;
+  int64_t front = (size - 1) / 2, back = size - 1 - front;
+  Value sq = bb.mul(*x, *x);
+  SmallVector<Value> parts;
+  for (int64_t pad : {front, int64_t(-1), back}) {
+    if (pad < 0) {
+      parts.push_back(sq);
+      continue;
+    }
+    if (pad == 0)
+      continue;
+    SmallVector<int64_t> zshape(shape);
+    zshape[1] = pad;
+    parts.push_back(bb.broadcastTo(bb.scalar(0, elt), zshape));
+  }
+  Value padded = parts.size() == 1 ? sq : bb.concat(parts, 1);
+  SmallVector<int64_t> starts(shape.size(), 0), steps(shape.size(), 1);
+  Value sum;
+  for (int64_t k = 0; k < size; ++k) {
+    starts[1] = k;
+    Value part = bb.slice(padded, starts, shape, steps);
+    sum = sum ? bb.add(sum, part) : part;
+  }
+  double alpha = nc.attrFloat("alpha", 1e-4), beta = nc.attrFloat("beta", 0.75);
+  double bias = nc.attrFloat("bias", 1.0);
+  Value base = bb.add(bb.mul(sum, bb.scalar(alpha / size, elt)),
+                      bb.scalar(bias, elt));
+  out.push_back(
+      bb.div(*x, bb.binary(BinaryFn::pow, base, bb.scalar(beta, elt))));
+  return success();
+}
+
 } // namespace
 
 void onnx_import::registerNNHandlers(HandlerTable &t) {
+  t["MeanVarianceNormalization"] = importMeanVarianceNorm;
+  t["LRN"] = importLRN;
   t["MatMul"] = importMatMul;
   t["Gemm"] = importGemm;
   t["BatchNormalization"] = importBatchNorm;

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 #include <fcntl.h>
+#include <limits>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -490,4 +491,29 @@ TypedAttr onnx_import::scalarAttr(Type elt, double v) {
   return IntegerAttr::get(elt, APInt(it.getWidth(), (uint64_t)i,
                                      /*isSigned=*/!it.isUnsigned(),
                                      /*implicitTrunc=*/true));
+}
+
+Value onnx_import::iotaAlong(BWCBuilder &bb, int64_t rank, int64_t axis,
+                             int64_t n, Type elt) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = n;
+  SmallVector<APInt> ids;
+  for (int64_t i = 0; i < n; ++i)
+    ids.push_back(APInt(elt.getIntOrFloatBitWidth(), i, /*isSigned=*/true));
+  return bb.constant(
+      DenseElementsAttr::get(RankedTensorType::get(shape, elt), ids));
+}
+
+Value onnx_import::extremeScalar(BWCBuilder &bb, Type elt, bool highest) {
+  if (isa<FloatType>(elt))
+    return bb.scalar(highest ? std::numeric_limits<double>::infinity()
+                             : -std::numeric_limits<double>::infinity(),
+                     elt);
+  auto it = cast<IntegerType>(elt);
+  unsigned w = it.getWidth();
+  bool isUnsigned = it.isUnsigned() || w == 1;
+  APInt v = isUnsigned ? (highest ? APInt::getMaxValue(w) : APInt(w, 0))
+                       : (highest ? APInt::getSignedMaxValue(w)
+                                  : APInt::getSignedMinValue(w));
+  return bb.constant(DenseElementsAttr::get(RankedTensorType::get({}, elt), v));
 }

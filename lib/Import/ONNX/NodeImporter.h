@@ -150,11 +150,26 @@ FailureOr<Ints> normalizedAxes(NodeContext &nc, ArrayRef<int64_t> axes,
 /// A rank-0 attribute of element type `elt` holding `v`.
 TypedAttr scalarAttr(Type elt, double v);
 
+/// A rank-0 constant holding the highest (or lowest) value of `elt`:
+/// +-inf for floats, the integer type's bounds (exact, also for 64 bits)
+/// for integers.
+Value extremeScalar(BWCBuilder &bb, Type elt, bool highest);
+
+/// [1, ..., n (at `axis`), ..., 1] of rank `rank` holding 0..n-1 in
+/// integer type `elt`: the index tensor one-hot forms compare against.
+Value iotaAlong(BWCBuilder &bb, int64_t rank, int64_t axis, int64_t n,
+                Type elt);
+
 //===----------------------------------------------------------------------===//
 // Op families
 //===----------------------------------------------------------------------===//
 
 void registerElementwiseHandlers(HandlerTable &table);
+void registerActivationHandlers(HandlerTable &table);
+void registerIndexingHandlers(HandlerTable &table);
+void registerScatterHandlers(HandlerTable &table);
+void registerEinsumHandlers(HandlerTable &table);
+void registerSignalHandlers(HandlerTable &table);
 void registerReductionHandlers(HandlerTable &table);
 void registerNNHandlers(HandlerTable &table);
 void registerConvPoolHandlers(HandlerTable &table);

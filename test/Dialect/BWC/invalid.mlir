@@ -72,6 +72,15 @@ func.func @binary_fmod(%x: tensor<4xi64>) {
 
 // -----
 
+// Tests that shifts take integers.
+func.func @binary_shl(%x: tensor<4xf32>) {
+  // expected-error @+1 {{expects integer operands for 'shl' but got 'f32'}}
+  %0 = bwc.binary shl %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
 // Tests that operands must broadcast.
 func.func @binary_broadcast(%x: tensor<4x3xf32>, %y: tensor<4x2xf32>) {
   // expected-error @+1 {{expects operands that broadcast but got shapes 4x3 and 4x2}}

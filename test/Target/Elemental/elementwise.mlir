@@ -82,3 +82,49 @@ func.func private @poly(%a: tensor<4xf32>) -> tensor<4xf32> attributes {bwc.kern
   %0 = bwc.unary tanh %a : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that bit shifts guard the shift amount: from the bit width on,
+// arith's shifts are poison and ONNX BitShift gives 0, so the amount is
+// compared with the width and the result selected; ui8 shifts right
+// logically.
+// CHECK-LABEL: func.func private @shifts(
+// CHECK: %[[W:.*]] = arith.constant 8 : i8
+// CHECK: %[[FAR:.*]] = arith.cmpi uge, %[[R:.*]], %[[W]] : i8
+// CHECK: arith.select %[[FAR]]
+// CHECK: %[[L:.*]] = arith.shli
+// CHECK: arith.select %[[FAR]], {{.*}}, %[[L]]
+// CHECK: arith.shrui
+func.func private @shifts(%a: tensor<4xui8>, %b: tensor<4xui8>) -> (tensor<4xui8>, tensor<4xui8>) attributes {bwc.kernel} {
+  %0 = bwc.binary shl %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %1 = bwc.binary shr %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0, %1 : tensor<4xui8>, tensor<4xui8>
+}
+
+// -----
+
+// Tests that the inverse and hyperbolic trigonometric functions become the
+// math dialect's ops (expanded or approximated per target later).
+// CHECK-LABEL: func.func private @trig(
+// CHECK: math.tan
+// CHECK: math.asin
+// CHECK: math.acos
+// CHECK: math.atan
+// CHECK: math.sinh
+// CHECK: math.cosh
+// CHECK: math.asinh
+// CHECK: math.acosh
+// CHECK: math.atanh
+func.func private @trig(%a: tensor<4xf32>) -> tensor<4xf32> attributes {bwc.kernel} {
+  %0 = bwc.unary tan %a : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = bwc.unary asin %0 : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = bwc.unary acos %1 : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = bwc.unary atan %2 : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = bwc.unary sinh %3 : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = bwc.unary cosh %4 : (tensor<4xf32>) -> tensor<4xf32>
+  %6 = bwc.unary asinh %5 : (tensor<4xf32>) -> tensor<4xf32>
+  %7 = bwc.unary acosh %6 : (tensor<4xf32>) -> tensor<4xf32>
+  %8 = bwc.unary atanh %7 : (tensor<4xf32>) -> tensor<4xf32>
+  return %8 : tensor<4xf32>
+}

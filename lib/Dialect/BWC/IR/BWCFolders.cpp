@@ -138,6 +138,15 @@ double applyUnary(UnaryFn fn, double x) {
   case UnaryFn::sign: return (x > 0) - (x < 0);
   case UnaryFn::relu: return x > 0 ? x : 0.0;
   case UnaryFn::not_: return x == 0;
+  case UnaryFn::tan: return std::tan(x);
+  case UnaryFn::asin: return std::asin(x);
+  case UnaryFn::acos: return std::acos(x);
+  case UnaryFn::atan: return std::atan(x);
+  case UnaryFn::sinh: return std::sinh(x);
+  case UnaryFn::cosh: return std::cosh(x);
+  case UnaryFn::asinh: return std::asinh(x);
+  case UnaryFn::acosh: return std::acosh(x);
+  case UnaryFn::atanh: return std::atanh(x);
   }
   return x;
 }
@@ -175,6 +184,8 @@ double applyBinary(BinaryFn fn, double a, double b) {
   case BinaryFn::and_: return a != 0 && b != 0;
   case BinaryFn::or_: return a != 0 || b != 0;
   case BinaryFn::xor_: return (a != 0) != (b != 0);
+  case BinaryFn::shl:
+  case BinaryFn::shr: return NAN; // integers only (the verifier)
   }
   return 0;
 }
@@ -205,6 +216,9 @@ std::optional<int64_t> applyBinaryInt(BinaryFn fn, int64_t a, int64_t b) {
   case BinaryFn::fmod:
     if (b == 0) return std::nullopt;
     return a % b;
+  case BinaryFn::shl:
+  case BinaryFn::shr:
+    return std::nullopt; // depends on the width and signedness: not folded
   default:
     return (int64_t)applyBinary(fn, (double)a, (double)b);
   }

@@ -280,6 +280,35 @@ LogicalResult UnaryOp::buildVJP(BWCBuilder &b, Value g, ArrayRef<bool> wanted,
   case UnaryFn::relu:
     grads[0] = b.select(b.binary(BinaryFn::gt, x, c(0)), g, zero(b, g));
     break;
+  case UnaryFn::tan: // 1 + tan^2
+    grads[0] = b.mul(g, b.add(c(1), b.mul(y, y)));
+    break;
+  case UnaryFn::asin: // 1 / sqrt(1 - x^2)
+    grads[0] = b.div(g, b.unary(UnaryFn::sqrt, b.sub(c(1), b.mul(x, x))));
+    break;
+  case UnaryFn::acos:
+    grads[0] = b.unary(UnaryFn::neg,
+                       b.div(g, b.unary(UnaryFn::sqrt,
+                                        b.sub(c(1), b.mul(x, x)))));
+    break;
+  case UnaryFn::atan: // 1 / (1 + x^2)
+    grads[0] = b.div(g, b.add(c(1), b.mul(x, x)));
+    break;
+  case UnaryFn::sinh:
+    grads[0] = b.mul(g, b.unary(UnaryFn::cosh, x));
+    break;
+  case UnaryFn::cosh:
+    grads[0] = b.mul(g, b.unary(UnaryFn::sinh, x));
+    break;
+  case UnaryFn::asinh: // 1 / sqrt(x^2 + 1)
+    grads[0] = b.div(g, b.unary(UnaryFn::sqrt, b.add(b.mul(x, x), c(1))));
+    break;
+  case UnaryFn::acosh: // 1 / sqrt(x^2 - 1)
+    grads[0] = b.div(g, b.unary(UnaryFn::sqrt, b.sub(b.mul(x, x), c(1))));
+    break;
+  case UnaryFn::atanh: // 1 / (1 - x^2)
+    grads[0] = b.div(g, b.sub(c(1), b.mul(x, x)));
+    break;
   case UnaryFn::floor:
   case UnaryFn::ceil:
   case UnaryFn::round:

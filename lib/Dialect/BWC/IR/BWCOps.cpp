@@ -119,6 +119,11 @@ LogicalResult BinaryOp::verify() {
   if (getFn() == BinaryFn::fmod && !isa<FloatType>(lhsElt))
     return emitOpError() << "expects float operands for 'fmod' but got "
                          << lhsElt;
+  if ((getFn() == BinaryFn::shl || getFn() == BinaryFn::shr) &&
+      (!isa<IntegerType>(lhsElt) || lhsElt.isInteger(1)))
+    return emitOpError() << "expects integer operands for '"
+                         << stringifyBinaryFn(getFn()) << "' but got "
+                         << lhsElt;
   return verifyBroadcastResult(*this, {getLhs(), getRhs()},
                                getResult().getType());
 }

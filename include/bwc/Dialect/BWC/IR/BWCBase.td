@@ -42,7 +42,12 @@ def BWC_UnaryFn : I32EnumAttr<"UnaryFn", "elementwise unary function", [
     I32EnumAttrCase<"floor", 10>, I32EnumAttrCase<"ceil", 11>,
     I32EnumAttrCase<"round", 12>, I32EnumAttrCase<"sin", 13>,
     I32EnumAttrCase<"cos", 14>, I32EnumAttrCase<"sign", 15>,
-    I32EnumAttrCase<"relu", 16>, I32EnumAttrCase<"not_", 17, "not">]> {
+    I32EnumAttrCase<"relu", 16>, I32EnumAttrCase<"not_", 17, "not">,
+    I32EnumAttrCase<"tan", 18>, I32EnumAttrCase<"asin", 19>,
+    I32EnumAttrCase<"acos", 20>, I32EnumAttrCase<"atan", 21>,
+    I32EnumAttrCase<"sinh", 22>, I32EnumAttrCase<"cosh", 23>,
+    I32EnumAttrCase<"asinh", 24>, I32EnumAttrCase<"acosh", 25>,
+    I32EnumAttrCase<"atanh", 26>]> {
   let cppNamespace = "::mlir::bwc";
 }
 
@@ -55,7 +60,8 @@ def BWC_BinaryFn : I32EnumAttr<"BinaryFn", "elementwise binary function", [
     I32EnumAttrCase<"lt", 10>, I32EnumAttrCase<"gt", 11>,
     I32EnumAttrCase<"le", 12>, I32EnumAttrCase<"ge", 13>,
     I32EnumAttrCase<"and_", 14, "and">, I32EnumAttrCase<"or_", 15, "or">,
-    I32EnumAttrCase<"xor_", 16, "xor">]> {
+    I32EnumAttrCase<"xor_", 16, "xor">, I32EnumAttrCase<"shl", 17>,
+    I32EnumAttrCase<"shr", 18>]> {
   let cppNamespace = "::mlir::bwc";
 }
 

@@ -75,7 +75,9 @@ def BWC_BinaryOp : BWC_Op<"binary", [
     Both operands have the same element type; their shapes broadcast (numpy
     rules) to the result shape. Comparisons (`eq lt gt le ge`) return i1;
     `and or xor` take i1; `mod` is the sign-of-divisor integer modulus and
-    `fmod` the C fmod (ONNX Mod with fmod=0/1).
+    `fmod` the C fmod (ONNX Mod with fmod=0/1). `shl` and `shr` shift
+    integers (logically on unsigned types, arithmetically on signed ones);
+    a shift by the bit width or more gives 0 (ONNX BitShift).
 
     Example:
     ```mlir
