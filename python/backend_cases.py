@@ -28,7 +28,8 @@ Tan Asin Acos Atan Sinh Cosh Asinh Acosh Atanh IsNaN IsInf BitShift CastLike
 Celu ThresholdedRelu Shrink Mish Gelu Hardmax OneHot EyeLike CumSum TopK
 HannWindow HammingWindow BlackmanWindow MelWeightMatrix
 MeanVarianceNormalization LRN GatherND ScatterElements Scatter ScatterND
-Einsum
+Einsum QuantizeLinear DequantizeLinear DynamicQuantizeLinear MatMulInteger
+QLinearMatMul Adagrad Adam Momentum RNN GRU LSTM If Loop Scan Compress ConvInteger QLinearConv DFT STFT
 """.split())
 FOLDERS = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 

@@ -226,6 +226,28 @@ LogicalResult importConv(NodeContext &nc, Results &out) {
   Value x, w;
   if (failed(readConvOperands(nc, x, w)))
     return failure();
+  FailureOr<Value> bias = readBias(nc, x, shapeOf(w)[0]);
+  if (failed(bias))
+    return failure();
+  FailureOr<Value> y = onnxConv(nc, x, w, *bias);
+  if (failed(y))
+    return failure();
+  out.push_back(*y);
+  return success();
+}
+
+} // namespace
+
+FailureOr<Value> onnx_import::onnxConv(NodeContext &nc, Value x, Value w,
+                                       Value bias) {
+  if (failed(requireRank(nc, x, 3, "input")))
+    return failure();
+  if (rankOf(w) != rankOf(x))
+    return nc.error() << "expects weights of rank " << rankOf(x)
+                      << " but got rank " << rankOf(w),
+           failure();
+  if (failed(checkKernelShape(nc, shapeOf(w).drop_front(2))))
+    return failure();
   ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
   FailureOr<int64_t> group = readGroup(nc, xs[1]);
   if (failed(group))
@@ -239,9 +261,8 @@ LogicalResult importConv(NodeContext &nc, Results &out) {
     return nc.error() << "group " << *group << " does not divide the " << ws[0]
                       << " output channels",
            failure();
-  FailureOr<Value> bias = readBias(nc, x, ws[0]);
   FailureOr<Window> win = readWindow(nc, xs.drop_front(2), ws.drop_front(2));
-  if (failed(bias) || failed(win))
+  if (failed(win))
     return failure();
   FailureOr<SmallVector<int64_t>> spatialOut =
       windowOutput(nc, xs.drop_front(2), *win, /*ceilMode=*/false);
@@ -249,15 +270,17 @@ LogicalResult importConv(NodeContext &nc, Results &out) {
     return failure();
   SmallVector<int64_t> shape = {xs[0], ws[0]};
   shape.append(spatialOut->begin(), spatialOut->end());
-  out.push_back(ConvOp::create(nc.bb.builder(), nc.getLoc(),
-                               RankedTensorType::get(shape, eltOf(x)), x, w,
-                               *bias, win->strides, win->dilations, win->pads,
-                               *group, /*transposed=*/false,
-                               /*output_padding=*/nullptr,
-                               /*acc_type=*/nullptr,
-                               /*channels_last=*/false));
-  return success();
+  return ConvOp::create(nc.bb.builder(), nc.getLoc(),
+                        RankedTensorType::get(shape, eltOf(x)), x, w, bias,
+                        win->strides, win->dilations, win->pads, *group,
+                        /*transposed=*/false,
+                        /*output_padding=*/nullptr,
+                        /*acc_type=*/nullptr,
+                        /*channels_last=*/false)
+      .getResult();
 }
+
+namespace {
 
 /// Pads of a transposed convolution that produce `target` (output_shape,
 /// or in * stride for SAME_*): the ONNX ConvTranspose rule, where

@@ -117,6 +117,14 @@ void constantNodesToInitializers(onnx::GraphProto &graph) {
   }
 }
 
+/// The handler table's key of a node: the op type, qualified by the
+/// domain outside the default one ("ai.onnx.preview.training.Adam").
+std::string handlerKey(const onnx::NodeProto &node) {
+  if (node.domain().empty() || node.domain() == "ai.onnx")
+    return node.op_type();
+  return node.domain() + "." + node.op_type();
+}
+
 class GraphImporter {
 public:
   GraphImporter(MLIRContext *ctx, const OnnxImportOptions &options,
@@ -128,6 +136,16 @@ public:
     registerIndexingHandlers(handlers);
     registerScatterHandlers(handlers);
     registerEinsumHandlers(handlers);
+    registerQuantHandlers(handlers);
+    registerRecurrentHandlers(handlers);
+    registerControlFlowHandlers(handlers);
+    subgraphImporter = [this](const onnx::GraphProto &g,
+                              const llvm::StringMap<Value> &outer,
+                              ArrayRef<Value> inputs,
+                              SmallVectorImpl<Value> &outputs) {
+      return importSubgraph(g, outer, inputs, outputs);
+    };
+    registerTrainingHandlers(handlers);
     registerSignalHandlers(handlers);
     registerReductionHandlers(handlers);
     registerLossHandlers(handlers);
@@ -230,8 +248,14 @@ private:
   FailureOr<SmallVector<int>> orderNodes(const onnx::GraphProto &graph,
                                          const llvm::StringSet<> &known);
 
+  LogicalResult importSubgraph(const onnx::GraphProto &graph,
+                               const llvm::StringMap<Value> &outer,
+                               ArrayRef<Value> inputs,
+                               SmallVectorImpl<Value> &outputs);
+
   MLIRContext *ctx;
   const OnnxImportOptions &options;
+  NodeContext::SubgraphImporter subgraphImporter;
   std::string bufferName, baseDir;
   OpBuilder builder;
   HandlerTable handlers;
@@ -446,14 +470,94 @@ GraphImporter::orderNodes(const onnx::GraphProto &graph,
   return order;
 }
 
+LogicalResult
+GraphImporter::importSubgraph(const onnx::GraphProto &graph,
+                              const llvm::StringMap<Value> &outer,
+                              ArrayRef<Value> inputs,
+                              SmallVectorImpl<Value> &outputs) {
+  llvm::StringMap<Value> scope = outer;
+  Location loc = NameLoc::get(StringAttr::get(ctx, graph.name()), fileLoc());
+  if (graph.input_size() != (int)inputs.size())
+    return emitError(loc) << "subgraph '" << graph.name() << "' expects "
+                          << graph.input_size() << " inputs but gets "
+                          << inputs.size(),
+           failure();
+  for (auto [vi, v] : llvm::zip(graph.input(), inputs))
+    scope[vi.name()] = v;
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    Type elt = elementTypeFor(ctx, t.data_type());
+    SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
+    if (!elt || t.data_location() == onnx::TensorProto::EXTERNAL ||
+        !shapeBeyondLimits(shape).empty() ||
+        llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+      return emitError(loc) << "subgraph initializer '" << t.name()
+                            << "' has an unsupported type, shape or location",
+             failure();
+    FailureOr<ElementsAttr> attr = tensorToAttr(
+        t, RankedTensorType::get(shape, elt), options.inlineConstantLimit,
+        [&]() -> InFlightDiagnostic {
+          return emitError(loc) << "subgraph initializer '" << t.name()
+                                << "' ";
+        });
+    if (failed(attr))
+      return failure();
+    scope[t.name()] =
+        BWCBuilder(builder, loc).constant(*attr);
+  }
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    std::string key = handlerKey(node);
+    if (!handlers.count(key))
+      return emitError(nodeLoc(node, i))
+                 << "node '" << displayName(node) << "' (" << node.op_type()
+                 << ", opset " << opset << "): unsupported operator",
+             failure();
+    for (const std::string &in : node.input())
+      if (!in.empty() && !scope.count(in))
+        return emitError(nodeLoc(node, i))
+                   << "node '" << displayName(node) << "' (" << node.op_type()
+                   << "): input '" << in << "' is not defined before it",
+               failure();
+    NodeContext nc(node, opset, options.inlineConstantLimit, builder,
+                   nodeLoc(node, i), scope);
+    nc.subgraphs = &subgraphImporter;
+    SmallVector<Value> results;
+    if (failed(handlers[key](nc, results)))
+      return failure();
+    for (int k = 0; k < node.output_size() && k < (int)results.size(); ++k)
+      if (!node.output(k).empty() && results[k])
+        scope[node.output(k)] = results[k];
+  }
+  for (const auto &vi : graph.output()) {
+    auto it = scope.find(vi.name());
+    if (it == scope.end())
+      return emitError(loc) << "subgraph output '" << vi.name()
+                            << "' is not produced by any node",
+             failure();
+    outputs.push_back(it->second);
+  }
+  return success();
+}
+
 OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   if (!model.has_graph())
     return modelError() << "is not an ONNX model: it has no graph", nullptr;
-  for (const auto &imp : model.opset_import())
+  bool trainingDomain = false;
+  for (const auto &imp : model.opset_import()) {
     if (imp.domain().empty() || imp.domain() == "ai.onnx")
       opset = imp.version();
+    trainingDomain |= imp.domain() == kTrainingDomain;
+  }
   if (opset == 0)
     opset = model.ir_version() >= 3 ? 0 : 1;
+  // A graph of training-domain nodes only needs no default opset.
+  bool defaultNodes =
+      !model.has_graph() ||
+      llvm::any_of(model.graph().node(), [](const onnx::NodeProto &n) {
+        return n.domain().empty() || n.domain() == "ai.onnx";
+      });
+  if (opset <= 0 && trainingDomain && !defaultNodes)
+    opset = 1;
   if (opset <= 0)
     return modelError() << "imports no version of the default ONNX domain",
            nullptr;
@@ -520,8 +624,9 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   bool ok = true;
   for (int i = 0; i < graph.node_size(); ++i) {
     const auto &node = graph.node(i);
-    bool knownDomain = node.domain().empty() || node.domain() == "ai.onnx";
-    if (!knownDomain || !handlers.count(node.op_type())) {
+    bool knownDomain = node.domain().empty() || node.domain() == "ai.onnx" ||
+                       node.domain() == kTrainingDomain;
+    if (!knownDomain || !handlers.count(handlerKey(node))) {
       emitError(nodeLoc(node, i))
           << "node '" << displayName(node) << "' (" << node.op_type()
           << ", opset " << opset << "): unsupported operator"
@@ -653,8 +758,9 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       continue;
     NodeContext nc(node, opset, options.inlineConstantLimit, builder,
                    nodeLoc(node, i), values);
+    nc.subgraphs = &subgraphImporter;
     SmallVector<Value> results;
-    if (failed(handlers[node.op_type()](nc, results))) {
+    if (failed(handlers[handlerKey(node)](nc, results))) {
       ok = false;
       continue;
     }

@@ -1,4 +1,4 @@
-//===- IndexingOps.cpp - Hardmax, OneHot, EyeLike, CumSum, TopK into bwc --===//
+//===- IndexingOps.cpp - Hardmax, OneHot, EyeLike, CumSum, TopK, Compress -===//
 //
 // Index-shaped ops written with the ops every later pass already fuses,
 // plans and runs on both targets:
@@ -265,9 +265,57 @@ LogicalResult importTopK(NodeContext &nc, Results &out) {
   return success();
 }
 
+/// Compress with a constant condition: a gather of the kept positions
+/// (the input flattened when there is no axis). A runtime condition gives
+/// a data-dependent shape: an error saying to bind it.
+LogicalResult importCompress(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0);
+  if (failed(x))
+    return failure();
+  std::optional<Ints> cond = nc.constInts(1);
+  if (!cond)
+    return nc.error() << "has a runtime condition, so its output shape "
+                         "depends on data: bind it with --input-value",
+           failure();
+  Value data = *x;
+  int64_t axis = 0;
+  if (nc.hasAttr("axis")) {
+    FailureOr<int64_t> a = nc.axis(nc.attrInt("axis", 0), rankOf(*x));
+    if (failed(a))
+      return failure();
+    axis = *a;
+  } else {
+    std::optional<int64_t> n = product(shapeOf(*x));
+    if (!n)
+      return nc.error() << "has too many elements", failure();
+    data = nc.bb.reshape(*x, {*n});
+  }
+  int64_t dim = shapeOf(data)[axis];
+  if ((int64_t)cond->size() > dim)
+    return nc.error() << "has a condition of " << cond->size()
+                      << " elements for an axis of " << dim,
+           failure();
+  Ints kept;
+  for (auto [i, c] : llvm::enumerate(*cond))
+    if (c)
+      kept.push_back(i);
+  if (kept.empty())
+    return nc.error() << "keeps nothing (an empty tensor has no kernel)",
+           failure();
+  OpBuilder &b = nc.bb.builder();
+  Value idx = nc.bb.i64Vector(kept);
+  Ints shape(shapeOf(data));
+  shape[axis] = kept.size();
+  out.push_back(b.createOrFold<GatherOp>(
+      nc.getLoc(), RankedTensorType::get(shape, eltOf(data)), data, idx,
+      b.getI64IntegerAttr(axis)));
+  return success();
+}
+
 } // namespace
 
 void onnx_import::registerIndexingHandlers(HandlerTable &t) {
+  t["Compress"] = importCompress;
   t["Hardmax"] = importHardmax;
   t["OneHot"] = importOneHot;
   t["EyeLike"] = importEyeLike;

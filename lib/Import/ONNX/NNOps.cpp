@@ -40,25 +40,10 @@ LogicalResult importMatMul(NodeContext &nc, Results &out) {
   FailureOr<Value> a = nc.requiredInput(0), b = nc.requiredInput(1);
   if (failed(a) || failed(b))
     return failure();
-  if (failed(requireRank(nc, *a, 1, "inputs")) ||
-      failed(requireRank(nc, *b, 1, "inputs")))
+  FailureOr<Value> y = onnxMatmul(nc, *a, *b);
+  if (failed(y))
     return failure();
-  bool vecA = rankOf(*a) == 1, vecB = rankOf(*b) == 1;
-  Value lhs = vecA ? nc.bb.reshape(*a, {1, shapeOf(*a)[0]}) : *a;
-  Value rhs = vecB ? nc.bb.reshape(*b, {shapeOf(*b)[0], 1}) : *b;
-  if (failed(checkMatmul(nc, lhs, rhs)))
-    return failure();
-  Value y = nc.bb.matmul(lhs, rhs);
-  if (vecA || vecB) {
-    SmallVector<int64_t> shape(shapeOf(y));
-    int64_t r = shape.size();
-    if (vecB)
-      shape.erase(shape.begin() + r - 1);
-    if (vecA)
-      shape.erase(shape.begin() + r - 2);
-    y = nc.bb.reshape(y, shape);
-  }
-  out.push_back(y);
+  out.push_back(*y);
   return success();
 }
 
@@ -138,16 +123,48 @@ FailureOr<SmallVector<Value>> channelInputs(NodeContext &nc, Value x, int first,
   return vs;
 }
 
+/// Training mode: normalize with the batch's statistics (population
+/// variance over every axis but the channels) and output the running
+/// statistics mean * momentum + batch * (1 - momentum), as ONNX's reference.
+LogicalResult importBatchNormTraining(NodeContext &nc, Value x, Results &out) {
+  FailureOr<SmallVector<Value>> vs =
+      channelInputs(nc, x, 1, 4, /*allowFull=*/false);
+  if (failed(vs))
+    return failure();
+  BWCBuilder &bb = nc.bb;
+  Type elt = eltOf(x);
+  double eps = nc.attrFloat("epsilon", 1e-5);
+  double momentum = nc.attrFloat("momentum", 0.9);
+  Ints axes{0};
+  for (int64_t d = 2; d < rankOf(x); ++d)
+    axes.push_back(d);
+  Value mean = bb.reduce(ReduceKind::mean, x, axes, /*keepDims=*/true);
+  Value d = bb.sub(x, mean);
+  Value var = bb.reduce(ReduceKind::mean, bb.mul(d, d), axes, true);
+  Value norm = bb.div(d, bb.unary(UnaryFn::sqrt,
+                                  bb.add(var, bb.scalar(eps, elt))));
+  Value y = bb.add(bb.mul(norm, channelBroadcast(nc, (*vs)[0], x)),
+                   channelBroadcast(nc, (*vs)[1], x));
+  out.push_back(y);
+  int64_t c = shapeOf(x)[1];
+  auto running = [&](Value old, Value batch) {
+    return bb.add(bb.mul(old, bb.scalar(momentum, elt)),
+                  bb.mul(bb.reshape(batch, {c}),
+                         bb.scalar(1 - momentum, elt)));
+  };
+  out.push_back(running((*vs)[2], mean));
+  out.push_back(running((*vs)[3], var));
+  return success();
+}
+
 LogicalResult importBatchNorm(NodeContext &nc, Results &out) {
   FailureOr<Value> x = nc.requiredInput(0);
   if (failed(x) || failed(requireRank(nc, *x, 2, "input")))
     return failure();
   if (!isa<FloatType>(eltOf(*x)))
     return nc.error() << "expects a float input", failure();
-  if (int64_t t = nc.attrInt("training_mode", 0); t != 0)
-    return nc.error() << "unsupported training_mode=" << t
-                      << " (bwc compiles inference graphs)",
-           failure();
+  if (nc.attrInt("training_mode", 0) != 0)
+    return importBatchNormTraining(nc, *x, out);
   for (int i = 1; i < nc.node.output_size(); ++i)
     if (outputRequested(nc, i))
       return nc.error() << "unsupported output " << i
@@ -267,6 +284,28 @@ LogicalResult importLRN(NodeContext &nc, Results &out) {
 }
 
 } // namespace
+
+FailureOr<Value> onnx_import::onnxMatmul(NodeContext &nc, Value a, Value b) {
+  if (failed(requireRank(nc, a, 1, "inputs")) ||
+      failed(requireRank(nc, b, 1, "inputs")))
+    return failure();
+  bool vecA = rankOf(a) == 1, vecB = rankOf(b) == 1;
+  Value lhs = vecA ? nc.bb.reshape(a, {1, shapeOf(a)[0]}) : a;
+  Value rhs = vecB ? nc.bb.reshape(b, {shapeOf(b)[0], 1}) : b;
+  if (failed(checkMatmul(nc, lhs, rhs)))
+    return failure();
+  Value y = nc.bb.matmul(lhs, rhs);
+  if (vecA || vecB) {
+    SmallVector<int64_t> shape(shapeOf(y));
+    int64_t r = shape.size();
+    if (vecB)
+      shape.erase(shape.begin() + r - 1);
+    if (vecA)
+      shape.erase(shape.begin() + r - 2);
+    y = nc.bb.reshape(y, shape);
+  }
+  return y;
+}
 
 void onnx_import::registerNNHandlers(HandlerTable &t) {
   t["MeanVarianceNormalization"] = importMeanVarianceNorm;

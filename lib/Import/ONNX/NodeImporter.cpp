@@ -330,7 +330,10 @@ FailureOr<Value> NodeContext::requiredInput(int i) {
 }
 
 std::optional<SmallVector<int64_t>> NodeContext::constInts(int i) {
-  Value v = input(i);
+  return constantInts(input(i));
+}
+
+std::optional<SmallVector<int64_t>> NodeContext::constantInts(Value v) {
   DenseElementsAttr attr;
   if (!v || !matchPattern(v, m_Constant(&attr)))
     return std::nullopt;

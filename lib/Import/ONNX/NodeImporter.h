@@ -93,6 +93,24 @@ public:
   /// Normalizes an axis attribute against `rank`, or errors.
   FailureOr<int64_t> axis(int64_t value, int64_t rank);
 
+  /// Imports a subgraph (If's branch, a Loop or Scan body) inline: its
+  /// inputs bound to `inputs`, the node's scope visible from inside, its
+  /// outputs appended to `outputs`. Errors name the subgraph's nodes.
+  using SubgraphImporter = std::function<LogicalResult(
+      const onnx::GraphProto &graph, const llvm::StringMap<Value> &outer,
+      ArrayRef<Value> inputs, SmallVectorImpl<Value> &outputs)>;
+  const SubgraphImporter *subgraphs = nullptr;
+  LogicalResult importSubgraph(const onnx::GraphProto &graph,
+                               ArrayRef<Value> inputs,
+                               SmallVectorImpl<Value> &outputs) {
+    if (!subgraphs)
+      return error() << "has a subgraph where none can be imported", failure();
+    return (*subgraphs)(graph, values, inputs, outputs);
+  }
+
+  /// The constant value of `v`, if it folded to one.
+  static std::optional<SmallVector<int64_t>> constantInts(Value v);
+
 private:
   llvm::StringMap<Value> &values;
 };
@@ -105,6 +123,9 @@ using HandlerTable = llvm::StringMap<NodeHandler>;
 /// What a handler pushes its results into.
 using Results = SmallVectorImpl<Value>;
 using Ints = SmallVector<int64_t>;
+
+/// ONNX's training-operator domain (Adagrad, Adam, Momentum).
+inline constexpr const char *kTrainingDomain = "ai.onnx.preview.training";
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op families
@@ -150,6 +171,15 @@ FailureOr<Ints> normalizedAxes(NodeContext &nc, ArrayRef<int64_t> axes,
 /// A rank-0 attribute of element type `elt` holding `v`.
 TypedAttr scalarAttr(Type elt, double v);
 
+/// ONNX MatMul semantics (numpy matmul: 1-D operands promoted and the
+/// unit dim dropped again, batch dims broadcast) over bwc.matmul; errors
+/// name the node.
+FailureOr<Value> onnxMatmul(NodeContext &nc, Value a, Value b);
+
+/// ONNX Conv over bwc.conv from the node's attributes (group, strides,
+/// dilations, pads, auto_pad) with `bias` optional; errors name the node.
+FailureOr<Value> onnxConv(NodeContext &nc, Value x, Value w, Value bias);
+
 /// A rank-0 constant holding the highest (or lowest) value of `elt`:
 /// +-inf for floats, the integer type's bounds (exact, also for 64 bits)
 /// for integers.
@@ -169,6 +199,11 @@ void registerActivationHandlers(HandlerTable &table);
 void registerIndexingHandlers(HandlerTable &table);
 void registerScatterHandlers(HandlerTable &table);
 void registerEinsumHandlers(HandlerTable &table);
+void registerQuantHandlers(HandlerTable &table);
+void registerRecurrentHandlers(HandlerTable &table);
+void registerControlFlowHandlers(HandlerTable &table);
+/// Optimizer ops of ai.onnx.preview.training, keyed "<domain>.<op>".
+void registerTrainingHandlers(HandlerTable &table);
 void registerSignalHandlers(HandlerTable &table);
 void registerReductionHandlers(HandlerTable &table);
 void registerNNHandlers(HandlerTable &table);

@@ -29,6 +29,7 @@
 // every barrier is reached by the whole block.
 //
 //===----------------------------------------------------------------------===//
+#include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "KernelEmitters.h"
 
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
@@ -265,8 +266,8 @@ FailureOr<Value> ColumnReduction::reduceColumn(ReduceOp r, Value slab,
   if (cacheColumn && first) {
     // Loads the thread's elements of the input into `cached` (0 past the
     // end) while accumulating them.
-    Type elementType =
-        cast<ShapedType>(cachedValue.getType()).getElementType();
+    Type elementType = lowering::signlessType(
+        cast<ShapedType>(cachedValue.getType()).getElementType());
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
     SmallVector<Value> acc = {k.elements.reduceIdentity(b, loc, r)};
     for (int64_t j = 0; j < perThread; ++j) {

@@ -8,6 +8,7 @@
 // vectorizer merges.
 //
 //===----------------------------------------------------------------------===//
+#include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "KernelEmitters.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -174,7 +175,9 @@ LogicalResult cuda::emitThreadPerOutputKernel(OpBuilder &b, KernelContext &k) {
     }
     // A shorter output: its element where it exists, a zero elsewhere
     // (never stored).
-    Type element = cast<ShapedType>(value.getType()).getElementType();
+    // Kernel scalars are signless (ui8 computes as i8).
+    Type element = lowering::signlessType(
+        cast<ShapedType>(value.getType()).getElementType());
     auto guarded = scf::IfOp::create(b, loc, TypeRange{element}, inside(value),
                                      /*withElseRegion=*/true);
     {

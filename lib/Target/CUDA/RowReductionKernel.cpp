@@ -23,6 +23,7 @@
 // nothing, so every barrier and shuffle is reached by the whole block.
 //
 //===----------------------------------------------------------------------===//
+#include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "KernelEmitters.h"
 
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
@@ -292,7 +293,8 @@ FailureOr<Value> RowReduction::reduceRow(ReduceOp r, bool first) {
   Value zero;
   if (first) {
     cachedValue = r.getInput();
-    cachedType = cast<ShapedType>(cachedValue.getType()).getElementType();
+    cachedType = lowering::signlessType(
+        cast<ShapedType>(cachedValue.getType()).getElementType());
     zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(cachedType));
   }
   for (int64_t g = 0; g < perThread; g += vector) {
