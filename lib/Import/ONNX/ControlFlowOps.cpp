@@ -155,10 +155,14 @@ LogicalResult scan(NodeContext &nc, const onnx::GraphProto &body,
   Ints inAxes = nc.attrInts("scan_input_axes").value_or(Ints(m, 0));
   Ints inDirs = nc.attrInts("scan_input_directions").value_or(Ints(m, 0));
   int64_t k = body.output_size() - n;
+  if (k < 0)
+    return nc.error() << "expects a body with at least its " << n
+                      << " state outputs",
+           failure();
   Ints outAxes = nc.attrInts("scan_output_axes").value_or(Ints(k, 0));
   Ints outDirs = nc.attrInts("scan_output_directions").value_or(Ints(k, 0));
   if ((int64_t)inAxes.size() != m || (int64_t)inDirs.size() != m ||
-      (int64_t)outAxes.size() != k || (int64_t)outDirs.size() != k || k < 0)
+      (int64_t)outAxes.size() != k || (int64_t)outDirs.size() != k)
     return nc.error() << "expects one axis and direction per scan input and "
                          "output",
            failure();

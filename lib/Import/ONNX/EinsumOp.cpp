@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "NodeImporter.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -222,6 +223,22 @@ LogicalResult importEinsum(NodeContext &nc, Results &out) {
       return failure();
     operands.push_back({*x, *labels});
   }
+  // One size per label (1 broadcasts, as numpy's einsum allows for the
+  // ellipsis), also for a label repeated within one operand.
+  llvm::DenseMap<Label, int64_t> sizes;
+  for (const Term &t : operands)
+    for (auto [d, l] : llvm::enumerate(t.labels)) {
+      int64_t n = shapeOf(t.value)[d];
+      auto [it, fresh] = sizes.try_emplace(l, n);
+      bool repeated = llvm::count(t.labels, l) > 1;
+      if (!fresh && it->second != n &&
+          (repeated || (it->second != 1 && n != 1)))
+        return nc.error() << "label '" << (l >= kEllipsis ? '.' : (char)l)
+                          << "' has sizes " << it->second << " and " << n,
+               failure();
+      if (it->second == 1)
+        it->second = n;
+    }
   SmallVector<Label> output;
   if (explicitOutput) {
     FailureOr<SmallVector<Label>> labels =

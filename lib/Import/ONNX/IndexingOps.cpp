@@ -147,6 +147,8 @@ Value shifted(BWCBuilder &bb, Value y, int64_t axis, int64_t s,
               bool reverse) {
   ArrayRef<int64_t> shape = BWCBuilder::shapeOf(y);
   int64_t n = shape[axis];
+  if (s >= n) // everything shifted out
+    return filled(bb, shape, BWCBuilder::elementTypeOf(y), 0);
   SmallVector<int64_t> zerosShape(shape), starts(shape.size(), 0),
       sizes(shape), steps(shape.size(), 1);
   zerosShape[axis] = s;

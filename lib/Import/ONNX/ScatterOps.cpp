@@ -231,7 +231,8 @@ LogicalResult importGatherND(NodeContext &nc, Results &out) {
     return failure();
   ArrayRef<int64_t> ds = shapeOf(*data), is = shapeOf(*idx);
   int64_t batch = nc.attrInt("batch_dims", 0);
-  if (is.empty() || !isa<IntegerType>(eltOf(*idx)) || batch < 0 ||
+  if (is.empty() || is.back() < 1 || !isa<IntegerType>(eltOf(*idx)) ||
+      batch < 0 ||
       batch >= (int64_t)is.size() || batch + is.back() > (int64_t)ds.size() ||
       is.take_front(batch) != ds.take_front(batch))
     return nc.error() << "expects integer indices [batch..., ..., k] with "
@@ -262,7 +263,7 @@ LogicalResult importScatterND(NodeContext &nc, Results &out) {
   Value *data = &in->data, *idx = &in->indices, *upd = &in->updates;
   Combine *combine = &in->combine;
   ArrayRef<int64_t> ds = shapeOf(*data), is = shapeOf(*idx);
-  if (is.empty() || !isa<IntegerType>(eltOf(*idx)) ||
+  if (is.empty() || is.back() < 1 || !isa<IntegerType>(eltOf(*idx)) ||
       is.back() > (int64_t)ds.size())
     return nc.error() << "expects integer indices [..., k] with k <= the "
                          "data's rank",
