@@ -29,7 +29,7 @@ Celu ThresholdedRelu Shrink Mish Gelu Hardmax OneHot EyeLike CumSum TopK
 HannWindow HammingWindow BlackmanWindow MelWeightMatrix
 MeanVarianceNormalization LRN GatherND ScatterElements Scatter ScatterND
 Einsum QuantizeLinear DequantizeLinear DynamicQuantizeLinear MatMulInteger
-QLinearMatMul Adagrad Adam Momentum RNN GRU LSTM If Loop Scan Compress ConvInteger QLinearConv DFT STFT
+QLinearMatMul Adagrad Adam Momentum RNN GRU LSTM If Loop Scan Compress ConvInteger QLinearConv DFT STFT GridSample ReverseSequence Det
 """.split())
 FOLDERS = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 

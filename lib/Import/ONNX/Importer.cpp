@@ -139,6 +139,7 @@ public:
     registerQuantHandlers(handlers);
     registerRecurrentHandlers(handlers);
     registerControlFlowHandlers(handlers);
+    registerGridSampleHandlers(handlers);
     subgraphImporter = [this](const onnx::GraphProto &g,
                               const llvm::StringMap<Value> &outer,
                               ArrayRef<Value> inputs,

@@ -1,4 +1,4 @@
-//===- IndexingOps.cpp - Hardmax, OneHot, EyeLike, CumSum, TopK, Compress -===//
+//===- IndexingOps.cpp - Hardmax, OneHot, CumSum, TopK, Compress, ... -----===//
 //
 // Index-shaped ops written with the ops every later pass already fuses,
 // plans and runs on both targets:
@@ -9,12 +9,15 @@
 // - TopK with a static K takes K rounds of (arg-reduce, mask the pick), so
 //   ties resolve to the lower index, as ONNX Runtime's do, also when the
 //   input holds the mask value itself (-inf for largest). K is bounded
-//   (kMaxTopK); a larger K is an error naming the node.
+//   (kMaxTopK); a larger K is an error naming the node;
+// - Compress (constant condition) is a gather, ReverseSequence a one-hot
+//   contraction over the time axis, Det (n <= 4) the Leibniz formula.
 //
 //===----------------------------------------------------------------------===//
 #include "NodeImporter.h"
 
 #include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -314,9 +317,103 @@ LogicalResult importCompress(NodeContext &nc, Results &out) {
   return success();
 }
 
+/// ReverseSequence: out[b, t] = in[b, len[b] - 1 - t] for t < len[b], else
+/// in[b, t]; a one-hot contraction over the time axis (T selects per
+/// element), so sequence_lens may be a runtime input.
+LogicalResult importReverseSequence(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0), lens = nc.requiredInput(1);
+  if (failed(x) || failed(lens))
+    return failure();
+  int64_t rank = rankOf(*x);
+  FailureOr<int64_t> ta = nc.axis(nc.attrInt("time_axis", 0), rank),
+                     ba = nc.axis(nc.attrInt("batch_axis", 1), rank);
+  if (failed(ta) || failed(ba))
+    return failure();
+  ArrayRef<int64_t> xs = shapeOf(*x);
+  if (*ta == *ba || rank < 2 || shapeOf(*lens) != ArrayRef<int64_t>{xs[*ba]} ||
+      !isa<IntegerType>(eltOf(*lens)))
+    return nc.error() << "expects distinct batch and time axes and integer "
+                         "sequence_lens [" << xs[*ba] << "]",
+           failure();
+  BWCBuilder &bb = nc.bb;
+  Type i64 = bb.builder().getI64Type();
+  int64_t t = xs[*ta];
+  Value time = iotaAlong(bb, rank, *ta, t, i64);
+  Ints lenShape(rank, 1);
+  lenShape[*ba] = xs[*ba];
+  Value len = bb.reshape(bb.cast(*lens, i64), lenShape);
+  Value src = bb.select(bb.binary(BinaryFn::lt, time, len),
+                        bb.sub(bb.sub(len, bb.scalar(1, i64)), time), time);
+  // src [.., 1] == iota over a new last axis of T
+  Ints srcShape(shapeOf(src));
+  srcShape.push_back(1);
+  Value hit = bb.binary(BinaryFn::eq, bb.reshape(src, srcShape),
+                        iotaAlong(bb, rank + 1, rank, t, i64));
+  // The input with its time axis moved last and a unit dim in its place.
+  Ints perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *ta)
+      perm.push_back(d);
+  perm.push_back(*ta);
+  Ints dataShape(xs);
+  dataShape[*ta] = 1;
+  dataShape.push_back(t);
+  Value data = bb.reshape(bb.transpose(*x, perm), dataShape);
+  out.push_back(bb.reduce(ReduceKind::sum,
+                          bb.select(hit, data, bb.scalar(0, eltOf(*x))),
+                          {rank}, /*keepDims=*/false));
+  return success();
+}
+
+/// Det of [..., n, n] by the Leibniz formula (n! products of n elements),
+/// for n <= 4.
+LogicalResult importDet(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = rankOf(*x);
+  ArrayRef<int64_t> xs = shapeOf(*x);
+  if (!isa<FloatType>(eltOf(*x)) || rank < 2 || xs[rank - 1] != xs[rank - 2])
+    return nc.error() << "expects float square matrices [..., n, n]",
+           failure();
+  int64_t n = xs[rank - 1];
+  if (n < 1 || n > 4)
+    return nc.error() << "supports matrices up to 4 x 4 but got " << n
+                      << " x " << n,
+           failure();
+  BWCBuilder &bb = nc.bb;
+  Ints batch(xs.drop_back(2));
+  auto at = [&](int64_t i, int64_t j) {
+    Ints starts(rank, 0), sizes(xs), steps(rank, 1);
+    starts[rank - 2] = i;
+    starts[rank - 1] = j;
+    sizes[rank - 2] = sizes[rank - 1] = 1;
+    return bb.reshape(bb.slice(*x, starts, sizes, steps), batch);
+  };
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  Value det;
+  do {
+    int inversions = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j)
+        inversions += perm[i] > perm[j];
+    Value term = at(0, perm[0]);
+    for (int64_t i = 1; i < n; ++i)
+      term = bb.mul(term, at(i, perm[i]));
+    if (!det)
+      det = term;
+    else
+      det = inversions % 2 ? bb.sub(det, term) : bb.add(det, term);
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  out.push_back(det);
+  return success();
+}
+
 } // namespace
 
 void onnx_import::registerIndexingHandlers(HandlerTable &t) {
+  t["ReverseSequence"] = importReverseSequence;
+  t["Det"] = importDet;
   t["Compress"] = importCompress;
   t["Hardmax"] = importHardmax;
   t["OneHot"] = importOneHot;

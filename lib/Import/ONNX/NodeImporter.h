@@ -202,6 +202,7 @@ void registerEinsumHandlers(HandlerTable &table);
 void registerQuantHandlers(HandlerTable &table);
 void registerRecurrentHandlers(HandlerTable &table);
 void registerControlFlowHandlers(HandlerTable &table);
+void registerGridSampleHandlers(HandlerTable &table);
 /// Optimizer ops of ai.onnx.preview.training, keyed "<domain>.<op>".
 void registerTrainingHandlers(HandlerTable &table);
 void registerSignalHandlers(HandlerTable &table);
