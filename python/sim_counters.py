@@ -15,10 +15,14 @@ two measure different things where a warp re-reads sectors
 (docs/targets/cuda-sim.md, "Counters").
 
 With --max-ways W the run fails (exit 1) when a kernel that uses shared
-memory has more than W conflict ways (the M2.2 bound is 1.10).
+memory has more than W conflict ways (the M2.2 bound is 1.10). With
+--check the same run also checks the outputs against the model's
+references at relative L2 1e-4 (real-models.txt's extra flags) under every
+sanitizer, and fails on a mismatch: ctest's one cuda-sim run of the
+default fp32 compile (the counted run costs the same either way).
 
 Usage: sim_counters.py BIN_DIR MODELS_DIR [--kernels] [--max-ways W]
-                       [-- COMPILE_FLAGS...]
+                       [--check] [-- COMPILE_FLAGS...]
 """
 import json
 import os
@@ -36,7 +40,8 @@ def main():
         extra = args[args.index("--") + 1:]
         args = args[:args.index("--")]
     show = "--kernels" in args
-    args = [a for a in args if a != "--kernels"]
+    check = "--check" in args
+    args = [a for a in args if a not in ("--kernels", "--check")]
     max_ways = None
     if "--max-ways" in args:
         i = args.index("--max-ways")
@@ -64,10 +69,16 @@ def main():
                             "--input-shape=" + shape, "--target=cuda", "-o",
                             art, "--report-json=" + rep] + extra, check=True,
                            env=env, capture_output=True)
-            subprocess.run([os.path.join(bindir, "bwc-run"), art,
-                            "--device=cuda-sim", "--profile", "--check",
-                            os.path.join(models, name), "--tolerance=1",
-                            "--json", prof], check=True, capture_output=True)
+            checking = (["--tolerance=1e-4", "--sanitize=all"] + checkflags
+                        if check else ["--tolerance=1"])
+            run = subprocess.run([os.path.join(bindir, "bwc-run"), art,
+                                  "--device=cuda-sim", "--profile", "--check",
+                                  os.path.join(models, name), "--json",
+                                  prof] + checking, capture_output=True,
+                                 text=True)
+            if run.returncode != 0:
+                print(f"FAILED: {name}\n{run.stdout[-2000:]}{run.stderr}")
+                return 1
             # The report lists the kernels in launch order, as the profile.
             model = json.load(open(rep))["kernels"]
             p = json.load(open(prof))

@@ -10,6 +10,7 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <queue>
@@ -218,33 +219,63 @@ bool fitWithin(llvm::ArrayRef<Group> groups, uint64_t target,
       if (liveTogether(groups[order[d]], groups[order[e]]))
         earlier[d].push_back(e);
   std::vector<uint64_t> at(n, 0); // by depth
-  std::vector<std::vector<bool>> blame(n, std::vector<bool>(n, false));
+  // blame[d]: the depths (ascending) whose placement a failure at d
+  // depends on: those live with it, and what deeper failures that jumped
+  // back to d blamed. Sparse, so that a placement costs in the size of the
+  // live set rather than in n (a training step has ~1,000 groups).
+  std::vector<std::vector<uint32_t>> blame(n);
+  std::vector<std::pair<uint64_t, uint64_t>> occupied; // [begin, end)
+  std::vector<uint64_t> candidates;
+  std::vector<uint32_t> merged;
   constexpr int64_t kFound = -2, kGiveUp = -3;
   // Returns kFound, kGiveUp, or the depth to resume at (-1: no plan).
   auto place = [&](auto &self, size_t d) -> int64_t {
     if (d == n)
       return kFound;
     const Group &g = groups[order[d]];
-    std::fill(blame[d].begin(), blame[d].end(), false);
-    std::vector<uint64_t> candidates = {0};
+    blame[d].assign(earlier[d].begin(), earlier[d].end());
+    // The bytes the groups live with this one occupy, merged into disjoint
+    // ascending segments: a candidate is free when the segment starting
+    // last before its end ends at or before its start.
+    occupied.clear();
+    for (size_t e : earlier[d])
+      occupied.push_back({at[e], at[e] + groups[order[e]].bytes});
+    llvm::sort(occupied);
+    size_t kept = 0;
+    for (auto seg : occupied) {
+      if (kept && seg.first <= occupied[kept - 1].second)
+        occupied[kept - 1].second =
+            std::max(occupied[kept - 1].second, seg.second);
+      else
+        occupied[kept++] = seg;
+    }
+    occupied.resize(kept);
+    candidates.assign({0});
     if (target >= g.bytes)
       candidates.push_back(target - g.bytes);
-    for (size_t e : earlier[d]) {
-      blame[d][e] = true;
-      candidates.push_back(at[e] + groups[order[e]].bytes);
-      if (at[e] >= g.bytes)
-        candidates.push_back(at[e] - g.bytes);
+    for (auto [begin, end] : occupied) {
+      candidates.push_back(end);
+      if (begin >= g.bytes)
+        candidates.push_back(begin - g.bytes);
     }
     llvm::sort(candidates);
     candidates.erase(std::unique(candidates.begin(), candidates.end()),
                      candidates.end());
+    // The candidates of this depth: `candidates` is reused below it.
+    std::vector<uint64_t> mine;
     for (uint64_t c : candidates) {
       if (c + g.bytes > target)
         break;
-      if (llvm::any_of(earlier[d], [&](size_t e) {
-            return c < at[e] + groups[order[e]].bytes && at[e] < c + g.bytes;
-          }))
+      auto next = llvm::upper_bound(
+          occupied, c + g.bytes - 1,
+          [](uint64_t x, const std::pair<uint64_t, uint64_t> &seg) {
+            return x < seg.first;
+          });
+      if (next != occupied.begin() && std::prev(next)->second > c)
         continue;
+      mine.push_back(c);
+    }
+    for (uint64_t c : mine) {
       if (nodes >= budget)
         return kGiveUp;
       ++nodes;
@@ -253,14 +284,15 @@ bool fitWithin(llvm::ArrayRef<Group> groups, uint64_t target,
       if (next != (int64_t)d)
         return next;
     }
-    int64_t back = -1;
-    for (size_t e = 0; e < d; ++e)
-      if (blame[d][e])
-        back = e;
-    if (back >= 0)
-      for (size_t e = 0; e < (size_t)back; ++e)
-        if (blame[d][e])
-          blame[back][e] = true;
+    if (blame[d].empty())
+      return -1;
+    int64_t back = blame[d].back();
+    // The jump target inherits this failure's other causes.
+    auto below = llvm::lower_bound(blame[d], (uint32_t)back);
+    merged.clear();
+    std::set_union(blame[back].begin(), blame[back].end(), blame[d].begin(),
+                   below, std::back_inserter(merged));
+    blame[back].swap(merged);
     return back;
   };
   if (place(place, 0) != kFound)

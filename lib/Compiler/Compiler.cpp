@@ -24,6 +24,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -380,8 +381,11 @@ std::string mlir::bwc::compilerVersion() {
          LLVM_VERSION_STRING + ")";
 }
 
-FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
-                                                  const CompileOptions &o) {
+/// The compile after import. `root` times its phases and, inside the pass
+/// managers, every pass (--timing; a disabled scope costs nothing).
+static FailureOr<CompileResult>
+compileModuleTimed(ModuleOp module, const CompileOptions &o,
+                   TimingScope &root) {
   MLIRContext &ctx = *module.getContext();
   Location loc = module.getLoc();
   if (std::string err = validateOptions(o); !err.empty())
@@ -391,6 +395,8 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
   // Training: the step (loss and gradients) is the program from here on.
   if (!o.train.empty()) {
     PassManager grad(&ctx);
+    TimingScope gradTime = root.nest("training step (bwc-grad)");
+    grad.enableTiming(gradTime);
     std::string scale = o.lossScale;
     if (scale == "auto")
       // Dynamic scaling skips a step whose gradients overflow, which only
@@ -410,6 +416,8 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
 
   // Graph passes; the unfused baseline is measured here.
   PassManager graph(&ctx);
+  TimingScope graphTime = root.nest("graph passes");
+  graph.enableTiming(graphTime);
   graph.addPass(createCanonicalizerPass());
   graph.addPass(createCSEPass());
   // Mixed precision before fusion, so that fusion places the casts and both
@@ -436,14 +444,20 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
   ProgramCost unfused = programCost(program);
 
   // Fusion decides the kernels, then one function per kernel.
+  graphTime.stop();
   PassManager kernels(&ctx);
+  TimingScope kernelsTime = root.nest("fusion");
+  kernels.enableTiming(kernelsTime);
   if (o.fusion == "default" && failed(addPipeline(kernels, "bwc-fuse", loc)))
     return failure();
   if (failed(kernels.run(module)))
     return failure();
   ProgramCost compiled = programCost(program);
   // One function per kernel, then the arena plan (verified).
+  kernelsTime.stop();
   PassManager outline(&ctx);
+  TimingScope outlineTime = root.nest("outline, remat, plan");
+  outline.enableTiming(outlineTime);
   outline.addPass(createOutlineKernelsPass());
   if (!o.memoryBudget.empty()) {
     RematerializePassOptions options;
@@ -460,7 +474,10 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
     return program.emitError()
            << "memory budget " << memory.rematBudget
            << " B cannot be met: the planned arena is " << memory.arena << " B";
+  outlineTime.stop();
+  TimingScope artifactTime = root.nest("artifact program");
   FailureOr<::bwc::rt::Artifact> artifact = buildArtifactProgram(program);
+  artifactTime.stop();
   if (failed(artifact))
     return failure();
   CompileResult result;
@@ -498,7 +515,9 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
   }
   CompileOptions resolved = o;
   resolved.tuneGpu = tuneGpu;
+  TimingScope coalescingTime = root.nest("access model");
   FailureOr<Coalescing> coalescing = measureCoalescing(module, resolved);
+  coalescingTime.stop();
   if (failed(coalescing))
     return failure();
 
@@ -511,6 +530,7 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
     cuda.sim = o.emit == "sim" || (o.emit == "artifact" && o.cudaSim == "on");
     if (o.emit == "sim")
       cuda.simModule = &simText;
+    TimingScope cudaTime = root.nest("CUDA code (PTX, cubin, cuda-sim host)");
     if (failed(emitCudaCode(module, result.artifact, cuda,
                             o.emit == "gpu" ? &gpuText : nullptr)))
       return failure();
@@ -523,12 +543,16 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
   } else {
     // Kernels: buffer ABI, then down to LLVM and a shared object.
     PassManager lower(&ctx);
+    TimingScope lowerTime = root.nest("CPU lowering");
+    lower.enableTiming(lowerTime);
     if (o.codegen == "elemental")
       buildCPUElementalLoweringPipeline(lower, o.elementalConv == "gemm");
     else
       buildCPULoweringPipeline(lower);
     if (failed(lower.run(module)) || failed(addPackedEntryPoints(module)))
       return failure();
+    lowerTime.stop();
+    TimingScope objectTime = root.nest("CPU code (LLVM, shared object)");
     FailureOr<std::string> code = emitSharedObject(module);
     if (failed(code))
       return failure();
@@ -542,6 +566,14 @@ FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
   llvm::raw_string_ostream text(result.reportText);
   printReport(unfused, compiled, memory, *coalescing, o, text);
   return result;
+}
+
+FailureOr<CompileResult> mlir::bwc::compileModule(ModuleOp module,
+                                                  const CompileOptions &o) {
+  DefaultTimingManager timing;
+  timing.setEnabled(o.timing);
+  TimingScope root = timing.getRootScope();
+  return compileModuleTimed(module, o, root);
 }
 
 FailureOr<CompileResult> mlir::bwc::compile(const ModelSource &source,
@@ -593,6 +625,12 @@ FailureOr<CompileResult> mlir::bwc::compile(const ModelSource &source,
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, diagnostics);
 
+  // --timing: the phases and passes, printed to stderr when the compile
+  // ends (MLIR's timing manager, as bwc-opt's --mlir-timing).
+  DefaultTimingManager timing;
+  timing.setEnabled(o.timing);
+  TimingScope root = timing.getRootScope();
+  TimingScope importTime = root.nest("import");
   std::string name = path.empty() ? std::string("<model>") : path.str();
   OwningOpRef<ModuleOp> module;
   if (format == Format::mlir) {
@@ -618,7 +656,8 @@ FailureOr<CompileResult> mlir::bwc::compile(const ModelSource &source,
   }
   if (!module)
     return failure();
-  FailureOr<CompileResult> result = compileModule(*module, o);
+  importTime.stop();
+  FailureOr<CompileResult> result = compileModuleTimed(*module, o, root);
   diagnostics.flush();
   return result;
 }

@@ -187,6 +187,9 @@ static cl::opt<std::string> lossScale(
     cl::init("auto"), cl::value_desc("auto|none|dynamic|S"));
 static cl::opt<bool> report("report", cl::cat(ioCategory),
                             cl::desc("Print the per-kernel static report"));
+static cl::opt<bool> timing(
+    "timing", cl::cat(ioCategory),
+    cl::desc("Print the wall time of each compile phase and pass to stderr"));
 static cl::opt<std::string> reportJson("report-json", cl::cat(ioCategory),
                                        cl::desc("Write the report as JSON"),
                                        cl::value_desc("file"));
@@ -247,6 +250,7 @@ int main(int argc, char **argv) {
   o.trainable = trainable;
   o.lossScale = lossScale;
   o.tune = tune;
+  o.timing = timing;
   o.tuningCache = tuningCache;
   o.tuneExport = tuneExport;
   o.tuneImport = tuneImport;

@@ -66,6 +66,8 @@ struct CompileOptions {
   /// optimizer step with --precision=fp16, none otherwise.
   std::string lossScale = "auto";
   bool tune = false;
+  /// Prints the time of each phase and pass to stderr (--timing).
+  bool timing = false;
   std::string tuningCache, tuneExport, tuneImport, tuneGpu;
 };
 
