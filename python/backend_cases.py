@@ -29,7 +29,9 @@ Celu ThresholdedRelu Shrink Mish Gelu Hardmax OneHot EyeLike CumSum TopK
 HannWindow HammingWindow BlackmanWindow MelWeightMatrix
 MeanVarianceNormalization LRN GatherND ScatterElements Scatter ScatterND
 Einsum QuantizeLinear DequantizeLinear DynamicQuantizeLinear MatMulInteger
-QLinearMatMul Adagrad Adam Momentum RNN GRU LSTM If Loop Scan Compress ConvInteger QLinearConv DFT STFT GridSample ReverseSequence Det
+QLinearMatMul Adagrad Adam Momentum RNN GRU LSTM If Loop Scan Compress ConvInteger QLinearConv DFT STFT GridSample ReverseSequence Det RoiAlign
+SequenceConstruct SequenceEmpty SequenceInsert SequenceAt SequenceErase
+SequenceLength SplitToSequence ConcatFromSequence
 """.split())
 FOLDERS = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 
@@ -78,6 +80,21 @@ def classify(root="/usr/share/libonnx-testdata/data"):
                 yield os.path.dirname(path), None
                 continue
             ops = {n.op_type for n in model.graph.node}
+            # What the command line cannot feed: sequence inputs and
+            # outputs (one .pb per element, NAME[i]; bwc.backend's runner
+            # covers them) and dynamic input dims (no --input-shape here).
+            g = model.graph
+            inits = {t.name for t in g.initializer}
+            for v in list(g.input) + list(g.output):
+                kind = v.type.WhichOneof("value")
+                if v.name in inits:
+                    continue
+                if kind != "tensor_type":
+                    ops.add("<%s graph input or output>" % kind)
+                elif v in g.input and any(
+                        not d.HasField("dim_value")
+                        for d in v.type.tensor_type.shape.dim):
+                    ops.add("<dynamic input dims>")
             yield os.path.dirname(path), sorted(ops - SUPPORTED)
 
 

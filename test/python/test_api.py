@@ -10,6 +10,7 @@ import pytest
 from onnx import helper, numpy_helper, TensorProto
 
 import bwc
+import bwc.backend as bwc_backend
 
 CLS_SHAPE = (1, 3, 48, 192)
 
@@ -273,3 +274,55 @@ def test_signed_artifacts(tmp_path):
     short.write_bytes(b"x" * 8)
     with pytest.raises(bwc.CompileError, match="at least 32"):
         bwc.compile(small_model(), sign_key=short)
+
+
+def sequence_model():
+    """out = SequenceInsert(s, x) (a sequence output), c = its concat."""
+    seq = helper.make_sequence_type_proto(
+        helper.make_tensor_type_proto(TensorProto.FLOAT, ["n", 3]))
+    s = helper.make_value_info("s", seq)
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 3])
+    out = helper.make_value_info("out", seq)
+    c = helper.make_tensor_value_info("c", TensorProto.FLOAT, ["m", 3])
+    graph = helper.make_graph(
+        [helper.make_node("SequenceInsert", ["s", "x"], ["out"]),
+         helper.make_node("ConcatFromSequence", ["out"], ["c"], axis=0)],
+        "g", [s, x], [out, c])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def test_sequence_inputs_and_outputs_are_flattened():
+    model = sequence_model()
+    art = bwc.compile(model, input_shapes={
+        "s": bwc.SequenceShapes([[2, 3], [1, 3]])})
+    sess = bwc.Session(art)
+    assert [i.name for i in sess.get_inputs()] == ["s[0]", "s[1]", "x"]
+    assert [o.name for o in sess.get_outputs()] == [
+        "out[0]", "out[1]", "out[2]", "c"]
+    rng = np.random.default_rng(0)
+    s0, s1, x = (rng.standard_normal(s).astype(np.float32)
+                 for s in [(2, 3), (1, 3), (4, 3)])
+    outs = sess.run(None, {"s[0]": s0, "s[1]": s1, "x": x})
+    np.testing.assert_array_equal(outs[3], np.concatenate([s0, s1, x]))
+    # The backend takes and returns sequences as lists, compiling per
+    # sequence length (an empty one too).
+    rep = bwc_backend.prepare(model)
+    got, cat = rep.run([[s0, s1], x])
+    assert len(got) == 3
+    np.testing.assert_array_equal(got[2], x)
+    np.testing.assert_array_equal(cat, np.concatenate([s0, s1, x]))
+    got, cat = rep.run([[], x])
+    assert len(got) == 1
+    np.testing.assert_array_equal(cat, x)
+
+
+def test_sequence_input_without_shapes_is_a_named_error():
+    with pytest.raises(bwc.CompileError,
+                       match=r"input 's' is a sequence: give its length and "
+                             r"element shapes with --input-shape=s="):
+        bwc.compile(sequence_model())
+    with pytest.raises(bwc.CompileError,
+                       match="gives 'x' a sequence's shapes, but it is not a "
+                             "sequence input"):
+        bwc.compile(sequence_model(), input_shapes={
+            "s": bwc.SequenceShapes([]), "x": bwc.SequenceShapes([[4, 3]])})

@@ -27,7 +27,8 @@ __version__ = _runtime.__version__
 
 __all__ = [
     "Artifact", "BenchResult", "CompileError", "Profile", "RuntimeError",
-    "Session", "TensorInfo", "compile", "load", "read_tensor", "version",
+    "SequenceShapes", "Session", "TensorInfo", "compile", "load",
+    "read_tensor", "version",
     "write_tensor",
 ]
 
@@ -169,6 +170,21 @@ def _tensor_proto_bytes(name, value):
     return numpy_helper.from_array(_np.asarray(value), name).SerializeToString()
 
 
+class SequenceShapes(list):
+    """The element shapes of a sequence input, for compile's input_shapes:
+    SequenceShapes([[3, 4], [2, 4]]) is a sequence of two tensors (its
+    length is fixed at compile time), SequenceShapes([]) an empty one."""
+
+
+def _shape_text(shape):
+    """input_shapes' value as bwc-compile's --input-shape spells it."""
+    if isinstance(shape, str):
+        return shape
+    if isinstance(shape, SequenceShapes):
+        return "[%s]" % ",".join(_shape_text(s) for s in shape)
+    return "x".join(str(int(d)) for d in shape)
+
+
 def compile(model, target="cpu", input_shapes=None, input_values=None,
             precision="fp32", fusion="default", memory_budget=None,
             layout="auto", sign_key=None, **options):
@@ -177,7 +193,9 @@ def compile(model, target="cpu", input_shapes=None, input_values=None,
     model: a path (.onnx, .onnxtext, or .mlir), the model's bytes, or an
         onnx.ModelProto.
     target: "cpu" or "cuda".
-    input_shapes: {input name: shape}, fixing dynamic dimensions.
+    input_shapes: {input name: shape}, fixing dynamic dimensions; for a
+        sequence input, SequenceShapes([shape, ...]) (its elements become
+        the artifact's inputs NAME[0], NAME[1], ...; docs/import.md).
     input_values: {input name: array or .pb path}, binding inputs (shape
         tensors) to constants at compile time.
     precision: "fp32", "fp16" or "bf16"; fusion: "default" or "none";
@@ -220,7 +238,7 @@ def compile(model, target="cpu", input_shapes=None, input_values=None,
         opts["memory_budget"] = str(memory_budget)
     if input_shapes:
         opts["input_shapes"] = [
-            "%s=%s" % (name, "x".join(str(int(d)) for d in shape))
+            "%s=%s" % (name, _shape_text(shape))
             for name, shape in input_shapes.items()]
     if input_values:
         files, blobs = [], {}

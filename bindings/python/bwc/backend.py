@@ -26,30 +26,60 @@ def _gpu_driver():
         return False
 
 
+def _shape_free_inputs(model, names):
+    """The inputs whose shapes the graph leaves open: sequences (their
+    length) and tensors with a dynamic dimension."""
+    free = []
+    for i in model.graph.input:
+        if i.name not in names:
+            continue
+        kind = i.type.WhichOneof("value")
+        if kind == "sequence_type":
+            free.append(i.name)
+        elif kind == "tensor_type" and (
+                not i.type.tensor_type.HasField("shape") or any(
+                    not d.HasField("dim_value")
+                    for d in i.type.tensor_type.shape.dim)):
+            free.append(i.name)
+    return free
+
+
 class BwcBackendRep(BackendRep):
     """A compiled model: run() takes the graph's inputs (those that are not
     initializers) by position, or a dict by name, and returns the outputs
     in graph order. A model with shape inputs is compiled at its first run,
     with those inputs bound to that run's values, and again when they
-    change."""
+    change; so is a model with dynamic dimensions or sequence inputs, at
+    that run's shapes. A sequence input is a list of arrays; a sequence
+    output comes back as one (bwc resolves sequences at import: the
+    artifact's inputs and outputs are their elements, NAME[i])."""
 
     def __init__(self, model, input_names, bound, compile_options,
                  bwc_device):
         self.model = model
         self.input_names = input_names
-        self.bound = bound
+        self.sequences = {i.name for i in model.graph.input
+                          if i.type.WhichOneof("value") == "sequence_type"}
+        # A sequence's length is fixed with its shapes, not bound as a value.
+        self.bound = [n for n in bound if n not in self.sequences]
+        self.free = _shape_free_inputs(model, input_names)
         self._options = compile_options
         self._device = bwc_device
         self._sessions = {}
-        if not bound:
-            self.session = self._session({})
+        if not bound and not self.free:
+            self.session = self._session({}, {})
 
-    def _session(self, values):
-        key = tuple((n, v.dtype.str, v.shape, v.tobytes())
-                    for n, v in sorted(values.items()))
+    def _session(self, values, shapes):
+        key = (tuple((n, v.dtype.str, v.shape, v.tobytes())
+                     for n, v in sorted(values.items())),
+               tuple(sorted((n, str(s)) for n, s in shapes.items())))
         if key not in self._sessions:
+            options = dict(self._options)
+            if shapes:
+                options["input_shapes"] = dict(
+                    options.get("input_shapes") or {}, **shapes)
             artifact = _bwc.compile(self.model, input_values=values or None,
-                                    **self._options)
+                                    **options)
             self._sessions[key] = _bwc.Session(artifact, device=self._device)
         self.session = self._sessions[key]
         return self.session
@@ -61,19 +91,45 @@ class BwcBackendRep(BackendRep):
             if isinstance(inputs, _np.ndarray):
                 inputs = [inputs]
             feeds = dict(zip(self.input_names, inputs))
-        feeds = {k: _np.asarray(v) for k, v in feeds.items()}
-        session = self._session({n: feeds[n] for n in self.bound
-                                 if n in feeds}) if self.bound else self.session
+        feeds = {k: ([_np.asarray(e) for e in v] if k in self.sequences
+                     else _np.asarray(v)) for k, v in feeds.items()}
+        shapes = {}
+        for n in self.free:
+            if n not in feeds:
+                continue
+            shapes[n] = (_bwc.SequenceShapes(list(e.shape) for e in feeds[n])
+                         if n in self.sequences else list(feeds[n].shape))
+        if self.bound or self.free:
+            session = self._session({n: feeds[n] for n in self.bound
+                                     if n in feeds}, shapes)
+        else:
+            session = self.session
+        for n in self.sequences:
+            for k, e in enumerate(feeds.pop(n, [])):
+                feeds["%s[%d]" % (n, k)] = e
         # Inputs bound at compile time are not the session's.
         wanted = {i.name for i in session.get_inputs()}
         outputs = session.run(None, {k: v for k, v in feeds.items()
                                      if k in wanted})
         # ONNX's numpy convention: bfloat16 as its uint16 bits.
-        for k, info in enumerate(session.get_outputs()):
+        infos = session.get_outputs()
+        for k, info in enumerate(infos):
             if info.bwc_dtype == "bf16":
                 outputs[k] = (outputs[k].view(_np.uint32) >> 16).astype(
                     _np.uint16)
-        return tuple(outputs)
+        # Sequence outputs: their elements NAME[0], NAME[1], ... as a list.
+        by_name = {info.name: out for info, out in zip(infos, outputs)}
+        result = []
+        for o in self.model.graph.output:
+            if o.type.WhichOneof("value") == "sequence_type":
+                items, k = [], 0
+                while "%s[%d]" % (o.name, k) in by_name:
+                    items.append(by_name["%s[%d]" % (o.name, k)])
+                    k += 1
+                result.append(items)
+            else:
+                result.append(by_name[o.name])
+        return tuple(result)
 
 
 class BwcBackend(Backend):

@@ -126,14 +126,22 @@ LogicalResult importLoop(NodeContext &nc, Results &out) {
              failure();
     go = (*next)[0] != 0;
     for (int k = 0; k < carried; ++k) {
-      if (BWCBuilder::typeOf(res[1 + k]) != BWCBuilder::typeOf(state[k]))
+      // A carried sequence may grow; a tensor keeps its type.
+      if (isSequence(res[1 + k]) != isSequence(state[k]) ||
+          (!isSequence(state[k]) &&
+           BWCBuilder::typeOf(res[1 + k]) != BWCBuilder::typeOf(state[k])))
         return nc.error() << "changes the type of carried value " << k
                           << " between iterations",
                failure();
       state[k] = res[1 + k];
     }
-    for (int k = 0; k < scans; ++k)
+    for (int k = 0; k < scans; ++k) {
+      if (isSequence(res[1 + carried + k]))
+        return nc.error() << "has a body whose scan output " << k
+                          << " is a sequence, expected a tensor",
+               failure();
       scanned[k].push_back(res[1 + carried + k]);
+    }
   }
   out.append(state.begin(), state.end());
   for (int k = 0; k < scans; ++k) {

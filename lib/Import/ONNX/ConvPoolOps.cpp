@@ -404,6 +404,101 @@ LogicalResult importConvTranspose(NodeContext &nc, Results &out) {
 // Pools
 //===----------------------------------------------------------------------===//
 
+/// MaxPool's Indices output: for each window, the flat index into the
+/// input (N, C, then the spatial dims row-major, or column-major with
+/// storage_order 1) of its first maximum, as ONNX Runtime picks it. One
+/// strided slice of the input (padded with the lowest value) per kernel
+/// tap, each with its index tensor (an affine function of iotas), folded
+/// by strict greater-than selects in window order; it fuses into one loop
+/// kernel. K = the kernel's size taps, so large windows are an error.
+FailureOr<Value> maxPoolIndices(NodeContext &nc, Value x, const Window &win,
+                                ArrayRef<int64_t> outShape,
+                                bool columnMajor) {
+  constexpr int64_t kMaxTaps = 1024;
+  BWCBuilder &bb = nc.bb;
+  Ints xs(shapeOf(x));
+  int64_t rank = xs.size(), spatial = rank - 2;
+  std::optional<int64_t> taps = product(win.kernel);
+  if (!taps || *taps > kMaxTaps)
+    return nc.error() << "computes 'Indices' over windows of more than "
+                      << kMaxTaps << " elements",
+           failure();
+  Type elt = eltOf(x), i64 = bb.builder().getI64Type();
+  // Pad so that every tap's strided slice stays inside.
+  Ints pads(2 * rank, 0), padded(xs);
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t need = (win.kernel[i] - 1) * win.dilations[i] +
+                   (outShape[2 + i] - 1) * win.strides[i] + 1;
+    pads[2 + i] = win.pads[i];
+    pads[rank + 2 + i] =
+        std::max<int64_t>(0, need - win.pads[i] - xs[2 + i]);
+    padded[2 + i] += pads[2 + i] + pads[rank + 2 + i];
+  }
+  double lowest = isa<FloatType>(elt)
+                      ? -std::numeric_limits<double>::infinity()
+                      : (elt.isUnsignedInteger()
+                             ? 0.0
+                             : -std::ldexp(1.0, elt.getIntOrFloatBitWidth() - 1));
+  Value xp = x;
+  if (llvm::any_of(pads, [](int64_t p) { return p != 0; }))
+    xp = PadOp::create(bb.builder(), nc.getLoc(),
+                       RankedTensorType::get(padded, elt), PadMode::constant, x,
+                       pads, scalarAttr(elt, lowest));
+  // The flat index of output position o at tap k: the (n, c) part plus,
+  // per spatial dim, (o * stride + k * dilation - pad) * its weight.
+  Ints weight(rank, 1);
+  if (columnMajor) {
+    // Spatial dims column-major (the first fastest), then C, then N.
+    int64_t w = 1;
+    for (int64_t i = 2; i < rank; ++i)
+      weight[i] = w, w *= xs[i];
+    weight[1] = w;
+    weight[0] = w * xs[1];
+  } else {
+    for (int64_t i = rank - 2; i >= 0; --i)
+      weight[i] = weight[i + 1] * xs[i + 1];
+  }
+  Value base = nullptr;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t step = i < 2 ? 1 : win.strides[i - 2];
+    int64_t offset = i < 2 ? 0 : -win.pads[i - 2];
+    Value term = bb.add(
+        bb.mul(iotaAlong(bb, rank, i, outShape[i], i64),
+               bb.scalar((double)(step * weight[i]), i64)),
+        bb.scalar((double)(offset * weight[i]), i64));
+    base = base ? bb.add(base, term) : term;
+  }
+  base = bb.broadcastTo(base, outShape);
+  Value best, index;
+  Ints tap(spatial, 0);
+  for (int64_t t = 0; t < *taps; ++t) {
+    Ints starts(rank, 0), sizes(outShape), steps(rank, 1);
+    int64_t shift = 0;
+    for (int64_t i = 0; i < spatial; ++i) {
+      starts[2 + i] = tap[i] * win.dilations[i];
+      steps[2 + i] = win.strides[i];
+      shift += tap[i] * win.dilations[i] * weight[2 + i];
+    }
+    Value v = bb.slice(xp, starts, sizes, steps);
+    Value idx = shift ? bb.add(base, bb.scalar((double)shift, i64)) : base;
+    if (!best) {
+      best = v;
+      index = idx;
+    } else {
+      Value better = bb.binary(BinaryFn::gt, v, best);
+      best = bb.select(better, v, best);
+      index = bb.select(better, idx, index);
+    }
+    // Next tap, the last spatial dim fastest (window order).
+    for (int64_t i = spatial - 1; i >= 0; --i) {
+      if (++tap[i] < win.kernel[i])
+        break;
+      tap[i] = 0;
+    }
+  }
+  return index;
+}
+
 LogicalResult importPool(NodeContext &nc, Results &out, PoolKind kind) {
   FailureOr<Value> x = nc.requiredInput(0);
   if (failed(x) || failed(requireRank(nc, *x, 3, "input")))
@@ -416,11 +511,12 @@ LogicalResult importPool(NodeContext &nc, Results &out, PoolKind kind) {
       spatialInts(nc, "kernel_shape", spatial, 1);
   if (failed(kernel))
     return failure();
+  int64_t storageOrder = 0;
   if (kind == PoolKind::max) {
-    if (int64_t order = nc.attrInt("storage_order", 0); order != 0)
-      return nc.error() << "unsupported storage_order=" << order, failure();
-    if (outputRequested(nc, 1))
-      return nc.error() << "unsupported output 'Indices'", failure();
+    storageOrder = nc.attrInt("storage_order", 0);
+    if (storageOrder != 0 && storageOrder != 1)
+      return nc.error() << "unsupported storage_order=" << storageOrder,
+             failure();
   }
   FailureOr<Window> win = readWindow(nc, in, *kernel);
   if (failed(win))
@@ -445,6 +541,13 @@ LogicalResult importPool(NodeContext &nc, Results &out, PoolKind kind) {
                                win->pads, ceilMode, countIncludePad,
                                /*acc_type=*/nullptr,
                                /*channels_last=*/false));
+  if (kind == PoolKind::max && outputRequested(nc, 1)) {
+    FailureOr<Value> indices =
+        maxPoolIndices(nc, *x, *win, shape, storageOrder == 1);
+    if (failed(indices))
+      return failure();
+    out.push_back(*indices);
+  }
   return success();
 }
 

@@ -37,6 +37,28 @@ std::string mlir::bwc::parseInputShape(StringRef text,
   auto [name, dims] = text.rsplit('=');
   if (name.empty() || !text.contains('='))
     return ("expected NAME=D0xD1x... but got '" + text + "'").str();
+  if (dims.starts_with("[")) {
+    // A sequence input: its length and element shapes, NAME=[S0,S1,...].
+    if (!dims.ends_with("]"))
+      return ("expected NAME=[D0xD1,...] for a sequence but got '" + text +
+              "'")
+          .str();
+    StringRef list = dims.drop_front().drop_back();
+    std::vector<SmallVector<int64_t>> shapes;
+    if (!list.empty()) {
+      SmallVector<StringRef> items;
+      list.split(items, ',');
+      for (StringRef item : items) {
+        OnnxImportOptions one;
+        if (std::string err = parseInputShape(("e=" + item).str(), one);
+            !err.empty())
+          return ("expected non-negative dims in '" + text + "'").str();
+        shapes.push_back(one.inputShapes["e"]);
+      }
+    }
+    options.sequenceShapes[name.str()] = shapes;
+    return "";
+  }
   SmallVector<int64_t> shape;
   if (!dims.empty()) {
     SmallVector<StringRef> parts;
@@ -140,6 +162,7 @@ public:
     registerRecurrentHandlers(handlers);
     registerControlFlowHandlers(handlers);
     registerGridSampleHandlers(handlers);
+    registerRoiAlignHandlers(handlers);
     subgraphImporter = [this](const onnx::GraphProto &g,
                               const llvm::StringMap<Value> &outer,
                               ArrayRef<Value> inputs,
@@ -156,6 +179,7 @@ public:
     registerDataMovementHandlers(handlers);
     registerGatherPadHandlers(handlers);
     registerShapeHandlers(handlers);
+    registerSequenceHandlers(handlers);
   }
 
   OwningOpRef<ModuleOp> run(onnx::ModelProto &model);
@@ -214,9 +238,27 @@ private:
   /// Warns when `vi` (from ONNX shape inference, or the model's declared
   /// output types) fully knows a tensor's shape and it differs from the one
   /// bwc computed: a disagreement means one of bwc's shape rules is wrong.
+  /// A node that takes tensors refuses a sequence operand, naming it.
+  LogicalResult checkSequenceInputs(const onnx::NodeProto &node, int index,
+                                    const llvm::StringMap<Value> &scope) {
+    if (takesSequences(node))
+      return success();
+    for (const std::string &in : node.input()) {
+      auto it = in.empty() ? scope.end() : scope.find(in);
+      if (it != scope.end() && it->second && isSequence(it->second))
+        return emitError(nodeLoc(node, index))
+                   << "node '" << displayName(node) << "' ("
+                   << node.op_type() << ", opset " << opset << "): input '"
+                   << in
+                   << "' is a sequence, which " << node.op_type()
+                   << " does not take",
+               failure();
+    }
+    return success();
+  }
   void crossCheck(Location loc, const std::string &what,
                   const onnx::ValueInfoProto &vi, Value v, StringRef source) {
-    if (!vi.type().has_tensor_type())
+    if (!vi.type().has_tensor_type() || !isa<RankedTensorType>(v.getType()))
       return;
     Type declared = elementTypeFor(ctx, vi.type().tensor_type().elem_type());
     Type elt = cast<RankedTensorType>(v.getType()).getElementType();
@@ -519,6 +561,8 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph,
                    << "node '" << displayName(node) << "' (" << node.op_type()
                    << "): input '" << in << "' is not defined before it",
                failure();
+    if (failed(checkSequenceInputs(node, i, scope)))
+      return failure();
     NodeContext nc(node, opset, options.inlineConstantLimit, builder,
                    nodeLoc(node, i), scope);
     nc.subgraphs = &subgraphImporter;
@@ -638,13 +682,56 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   if (!ok)
     return nullptr;
 
-  // Function signature: graph inputs that are not initializers.
+  // Function signature: graph inputs that are not initializers; a
+  // sequence input is one argument per element (--input-shape=NAME=[...]).
   SmallVector<Type> argTypes;
   SmallVector<const onnx::ValueInfoProto *> args;
+  SmallVector<int64_t> sequenceIndex; // by argument; -1: a tensor input
+  llvm::StringMap<Type> sequenceElementTypes;
   llvm::StringSet<> known;
+  for (const auto &[name, shapes] : options.sequenceShapes) {
+    if (!llvm::any_of(graph.input(), [&](const onnx::ValueInfoProto &vi) {
+          return vi.name() == name && vi.type().has_sequence_type();
+        })) {
+      modelError() << "--input-shape gives '" << name
+                   << "' a sequence's shapes, but it is not a sequence input";
+      ok = false;
+    }
+  }
   for (const auto &vi : graph.input()) {
     if (initNames.contains(vi.name()))
       continue;
+    if (vi.type().has_sequence_type()) {
+      const auto &et = vi.type().sequence_type().elem_type();
+      Type elt = et.has_tensor_type()
+                     ? elementTypeFor(ctx, et.tensor_type().elem_type())
+                     : Type();
+      auto it = options.sequenceShapes.find(vi.name());
+      if (!elt) {
+        modelError() << "input '" << vi.name()
+                     << "' is a sequence of an unsupported element type";
+        ok = false;
+      } else if (it == options.sequenceShapes.end()) {
+        modelError() << "input '" << vi.name()
+                     << "' is a sequence: give its length and element shapes "
+                        "with --input-shape="
+                     << vi.name() << "=[D0xD1,...] ([] when empty)";
+        ok = false;
+      } else {
+        sequenceElementTypes[vi.name()] = elt;
+        for (auto [k, shape] : llvm::enumerate(it->second)) {
+          if (std::string why = shapeBeyondLimits(shape); !why.empty()) {
+            modelError() << "input '" << vi.name() << "[" << k << "]' " << why;
+            ok = false;
+          }
+          argTypes.push_back(RankedTensorType::get(shape, elt));
+          args.push_back(&vi);
+          sequenceIndex.push_back(k);
+        }
+        known.insert(vi.name());
+      }
+      continue;
+    }
     FailureOr<RankedTensorType> t = valueInfoType(vi, /*isInput=*/true);
     if (failed(t)) {
       ok = false;
@@ -652,6 +739,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     }
     argTypes.push_back(*t);
     args.push_back(&vi);
+    sequenceIndex.push_back(-1);
     known.insert(vi.name());
   }
   if (!ok)
@@ -663,9 +751,22 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
                                    builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToEnd(body);
+  llvm::StringMap<SmallVector<Value>> sequenceArgs;
   for (auto [i, vi] : llvm::enumerate(args)) {
-    values[vi->name()] = body->getArgument(i);
-    func.setArgAttr(i, "bwc.name", builder.getStringAttr(vi->name()));
+    if (sequenceIndex[i] < 0) {
+      values[vi->name()] = body->getArgument(i);
+      func.setArgAttr(i, "bwc.name", builder.getStringAttr(vi->name()));
+      continue;
+    }
+    sequenceArgs[vi->name()].push_back(body->getArgument(i));
+    func.setArgAttr(i, "bwc.name",
+                    builder.getStringAttr(vi->name() + "[" +
+                                          std::to_string(sequenceIndex[i]) +
+                                          "]"));
+  }
+  for (const auto &[name, elt] : sequenceElementTypes) {
+    BWCBuilder bb(builder, NameLoc::get(StringAttr::get(ctx, name), fileLoc()));
+    values[name] = makeSequence(bb, sequenceArgs.lookup(name), elt);
   }
 
   // Training: the initializers --trainable selects are parameters.
@@ -757,6 +858,10 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
           return !in.empty() && !values.count(in);
         }))
       continue;
+    if (failed(checkSequenceInputs(node, i, values))) {
+      ok = false;
+      continue;
+    }
     NodeContext nc(node, opset, options.inlineConstantLimit, builder,
                    nodeLoc(node, i), values);
     nc.subgraphs = &subgraphImporter;
@@ -790,26 +895,44 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
 
   SmallVector<Value> outs;
   SmallVector<Type> outTypes;
+  SmallVector<std::string> outNames;
   for (const auto &vi : graph.output()) {
     auto it = values.find(vi.name());
     if (it == values.end())
       return modelError() << "graph output '" << vi.name()
                           << "' is not produced by any node",
              nullptr;
+    if (isSequence(it->second)) {
+      // A sequence output: one result per element, NAME[i].
+      for (auto [k, e] : llvm::enumerate(sequenceElements(it->second))) {
+        outs.push_back(e);
+        outTypes.push_back(e.getType());
+        outNames.push_back(vi.name() + "[" + std::to_string(k) + "]");
+      }
+      continue;
+    }
     crossCheck(fileLoc(), "graph output '" + vi.name() + "'", vi, it->second,
                "the model");
     outs.push_back(it->second);
     outTypes.push_back(it->second.getType());
+    outNames.push_back(vi.name());
   }
   func::ReturnOp::create(builder, fileLoc(), outs);
   func.setType(builder.getFunctionType(func.getArgumentTypes(), outTypes));
-  for (auto [i, vi] : llvm::enumerate(graph.output()))
-    func.setResultAttr(i, "bwc.name", builder.getStringAttr(vi.name()));
+  for (auto [i, name] : llvm::enumerate(outNames))
+    func.setResultAttr(i, "bwc.name", builder.getStringAttr(name));
   // Shape arithmetic folded to constants leaves its inputs unused: drop
   // every dead pure op, last first, so whole dead chains go.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-    if (isOpTriviallyDead(&op))
+    if (isOpTriviallyDead(&op) ||
+        (isa<UnrealizedConversionCastOp>(op) && op.use_empty()))
       op.erase();
+  // Sequences are import-time lists: none may reach the program.
+  for (Operation &op : *body)
+    if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
+      return emitError(cast.getLoc())
+                 << "a sequence reaches an op that takes tensors",
+             nullptr;
   if (failed(verify(*module)))
     return nullptr;
   return module;

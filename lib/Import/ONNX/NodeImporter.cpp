@@ -500,6 +500,17 @@ Value onnx_import::iotaAlong(BWCBuilder &bb, int64_t rank, int64_t axis,
                              int64_t n, Type elt) {
   SmallVector<int64_t> shape(rank, 1);
   shape[axis] = n;
+  if (auto ft = dyn_cast<FloatType>(elt)) {
+    SmallVector<APFloat> ids;
+    for (int64_t i = 0; i < n; ++i) {
+      APFloat v((double)i);
+      bool lost;
+      v.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      ids.push_back(v);
+    }
+    return bb.constant(
+        DenseElementsAttr::get(RankedTensorType::get(shape, elt), ids));
+  }
   SmallVector<APInt> ids;
   for (int64_t i = 0; i < n; ++i)
     ids.push_back(APInt(elt.getIntOrFloatBitWidth(), i, /*isSigned=*/true));

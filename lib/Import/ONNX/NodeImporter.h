@@ -186,9 +186,33 @@ FailureOr<Value> onnxConv(NodeContext &nc, Value x, Value w, Value bias);
 Value extremeScalar(BWCBuilder &bb, Type elt, bool highest);
 
 /// [1, ..., n (at `axis`), ..., 1] of rank `rank` holding 0..n-1 in
-/// integer type `elt`: the index tensor one-hot forms compare against.
+/// integer or float type `elt`: the index tensor one-hot forms compare
+/// against.
 Value iotaAlong(BWCBuilder &bb, int64_t rank, int64_t axis, int64_t n,
                 Type elt);
+
+//===----------------------------------------------------------------------===//
+// Sequences (SequenceOps.cpp, docs/import.md "Sequences")
+//===----------------------------------------------------------------------===//
+
+/// bwc compiles static programs, so an ONNX sequence is resolved at import
+/// into a list of tensors whose length and element shapes are known. While
+/// importing, a sequence is the tuple-typed result of an
+/// `unrealized_conversion_cast` over its elements (carrying their element
+/// type in `bwc.sequence_element`, for the empty sequence), so it flows
+/// through the value table, subgraph scopes, If branches and Loop states
+/// like a tensor. Sequence ops read and build these lists; none survives
+/// import (sequence graph inputs and outputs are flattened to tensors
+/// named `NAME[i]`).
+Value makeSequence(BWCBuilder &bb, ValueRange elements, Type elementType);
+/// True when `v` is a sequence (see makeSequence).
+bool isSequence(Value v);
+/// The elements of sequence `v`.
+SmallVector<Value> sequenceElements(Value v);
+/// The element type of sequence `v`'s tensors.
+Type sequenceElementType(Value v);
+/// Ops that take sequence operands (the others get a named error).
+bool takesSequences(const onnx::NodeProto &node);
 
 //===----------------------------------------------------------------------===//
 // Op families
@@ -203,6 +227,7 @@ void registerQuantHandlers(HandlerTable &table);
 void registerRecurrentHandlers(HandlerTable &table);
 void registerControlFlowHandlers(HandlerTable &table);
 void registerGridSampleHandlers(HandlerTable &table);
+void registerRoiAlignHandlers(HandlerTable &table);
 /// Optimizer ops of ai.onnx.preview.training, keyed "<domain>.<op>".
 void registerTrainingHandlers(HandlerTable &table);
 void registerSignalHandlers(HandlerTable &table);
@@ -214,6 +239,7 @@ void registerDataMovementHandlers(HandlerTable &table);
 void registerGatherPadHandlers(HandlerTable &table);
 void registerShapeHandlers(HandlerTable &table);
 void registerLossHandlers(HandlerTable &table);
+void registerSequenceHandlers(HandlerTable &table);
 
 } // namespace mlir::bwc::onnx_import
 

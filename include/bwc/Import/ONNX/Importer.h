@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::bwc {
 
@@ -37,6 +38,11 @@ struct ImportLimits {
 struct OnnxImportOptions {
   /// User-fixed input shapes, by graph input name.
   std::map<std::string, llvm::SmallVector<int64_t>> inputShapes;
+  /// Sequence inputs (--input-shape=NAME=[D0xD1,...]): the shape of each
+  /// element, which fixes the length. Each element becomes an input named
+  /// NAME[i] (docs/import.md, "Sequences").
+  std::map<std::string, std::vector<llvm::SmallVector<int64_t>>>
+      sequenceShapes;
   /// Graph inputs fixed to a value at compile time (a serialized ONNX
   /// TensorProto file per input name): they become constants, as shape
   /// tensors do in TensorRT. Used for inputs that feed shape operands
