@@ -326,3 +326,29 @@ def test_sequence_input_without_shapes_is_a_named_error():
                              "sequence input"):
         bwc.compile(sequence_model(), input_shapes={
             "s": bwc.SequenceShapes([]), "x": bwc.SequenceShapes([[4, 3]])})
+
+
+def test_optional_inputs_and_outputs():
+    """An optional input is present or not at compile time (None through
+    the backend, NAME=none on the command line); an empty optional output
+    comes back as None."""
+    opt = helper.make_optional_type_proto(
+        helper.make_tensor_type_proto(TensorProto.FLOAT, [3]))
+    o = helper.make_value_info("o", opt)
+    h = helper.make_tensor_value_info("h", TensorProto.BOOL, [])
+    out = helper.make_value_info("out", opt)
+    graph = helper.make_graph(
+        [helper.make_node("OptionalHasElement", ["o"], ["h"]),
+         helper.make_node("Identity", ["o"], ["out"])], "g", [o], [h, out])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 16)])
+    rep = bwc_backend.prepare(model)
+    x = np.arange(3, dtype=np.float32)
+    has, same = rep.run([x])
+    assert bool(has) and same is not None
+    np.testing.assert_array_equal(same, x)
+    has, same = rep.run([None])
+    assert not bool(has) and same is None
+    with pytest.raises(bwc.CompileError,
+                       match="gives 'h' as none, but it is not an optional"):
+        bwc.compile(model, input_shapes={"h": "none"})

@@ -181,7 +181,8 @@ def _shape_text(shape):
     if isinstance(shape, str):
         return shape
     if isinstance(shape, SequenceShapes):
-        return "[%s]" % ",".join(_shape_text(s) for s in shape)
+        return "[%s]" % ",".join(_shape_text(s) if len(s) else "scalar"
+                                 for s in shape)
     return "x".join(str(int(d)) for d in shape)
 
 

@@ -26,15 +26,27 @@ def _gpu_driver():
         return False
 
 
+def _content(type_proto):
+    """An optional's element type, else the type itself."""
+    if type_proto.WhichOneof("value") == "optional_type":
+        return type_proto.optional_type.elem_type
+    return type_proto
+
+
+def _is_sequence(type_proto):
+    return _content(type_proto).WhichOneof("value") == "sequence_type"
+
+
 def _shape_free_inputs(model, names):
     """The inputs whose shapes the graph leaves open: sequences (their
-    length) and tensors with a dynamic dimension."""
+    length), optionals (present or not) and tensors with a dynamic
+    dimension."""
     free = []
     for i in model.graph.input:
         if i.name not in names:
             continue
         kind = i.type.WhichOneof("value")
-        if kind == "sequence_type":
+        if kind in ("sequence_type", "optional_type"):
             free.append(i.name)
         elif kind == "tensor_type" and (
                 not i.type.tensor_type.HasField("shape") or any(
@@ -59,7 +71,9 @@ class BwcBackendRep(BackendRep):
         self.model = model
         self.input_names = input_names
         self.sequences = {i.name for i in model.graph.input
-                          if i.type.WhichOneof("value") == "sequence_type"}
+                          if _is_sequence(i.type)}
+        self.optionals = {i.name for i in model.graph.input
+                          if i.type.WhichOneof("value") == "optional_type"}
         # A sequence's length is fixed with its shapes, not bound as a value.
         self.bound = [n for n in bound if n not in self.sequences]
         self.free = _shape_free_inputs(model, input_names)
@@ -91,11 +105,16 @@ class BwcBackendRep(BackendRep):
             if isinstance(inputs, _np.ndarray):
                 inputs = [inputs]
             feeds = dict(zip(self.input_names, inputs))
-        feeds = {k: ([_np.asarray(e) for e in v] if k in self.sequences
+        feeds = {k: (None if v is None else
+                     [_np.asarray(e) for e in v] if k in self.sequences
                      else _np.asarray(v)) for k, v in feeds.items()}
         shapes = {}
         for n in self.free:
             if n not in feeds:
+                continue
+            if feeds[n] is None:
+                shapes[n] = "none"  # an empty optional
+                del feeds[n]
                 continue
             shapes[n] = (_bwc.SequenceShapes(list(e.shape) for e in feeds[n])
                          if n in self.sequences else list(feeds[n].shape))
@@ -121,12 +140,18 @@ class BwcBackendRep(BackendRep):
         by_name = {info.name: out for info, out in zip(infos, outputs)}
         result = []
         for o in self.model.graph.output:
-            if o.type.WhichOneof("value") == "sequence_type":
+            optional = o.type.WhichOneof("value") == "optional_type"
+            if _is_sequence(o.type):
                 items, k = [], 0
                 while "%s[%d]" % (o.name, k) in by_name:
                     items.append(by_name["%s[%d]" % (o.name, k)])
                     k += 1
-                result.append(items)
+                # The artifact has no result for an empty optional, nor for
+                # an empty sequence: an optional sequence output without
+                # elements reads as the empty optional.
+                result.append(None if optional and not items else items)
+            elif optional and o.name not in by_name:
+                result.append(None)  # an empty optional
             else:
                 result.append(by_name[o.name])
         return tuple(result)

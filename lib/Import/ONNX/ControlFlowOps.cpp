@@ -126,9 +126,12 @@ LogicalResult importLoop(NodeContext &nc, Results &out) {
              failure();
     go = (*next)[0] != 0;
     for (int k = 0; k < carried; ++k) {
-      // A carried sequence may grow; a tensor keeps its type.
-      if (isSequence(res[1 + k]) != isSequence(state[k]) ||
-          (!isSequence(state[k]) &&
+      // A carried sequence may grow (and an empty optional become one); a
+      // tensor keeps its type.
+      bool tensorIn = !isSequence(state[k]) && !isOptional(state[k]);
+      bool tensorOut = !isSequence(res[1 + k]) && !isOptional(res[1 + k]);
+      if (tensorIn != tensorOut ||
+          (tensorIn &&
            BWCBuilder::typeOf(res[1 + k]) != BWCBuilder::typeOf(state[k])))
         return nc.error() << "changes the type of carried value " << k
                           << " between iterations",
@@ -136,7 +139,7 @@ LogicalResult importLoop(NodeContext &nc, Results &out) {
       state[k] = res[1 + k];
     }
     for (int k = 0; k < scans; ++k) {
-      if (isSequence(res[1 + carried + k]))
+      if (isSequence(res[1 + carried + k]) || isOptional(res[1 + carried + k]))
         return nc.error() << "has a body whose scan output " << k
                           << " is a sequence, expected a tensor",
                failure();

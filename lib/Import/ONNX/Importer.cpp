@@ -26,6 +26,7 @@
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 
+#include <deque>
 #include <queue>
 
 using namespace mlir;
@@ -37,8 +38,14 @@ std::string mlir::bwc::parseInputShape(StringRef text,
   auto [name, dims] = text.rsplit('=');
   if (name.empty() || !text.contains('='))
     return ("expected NAME=D0xD1x... but got '" + text + "'").str();
+  if (dims == "none") {
+    // An optional input without its element.
+    options.absentInputs.insert(name.str());
+    return "";
+  }
   if (dims.starts_with("[")) {
-    // A sequence input: its length and element shapes, NAME=[S0,S1,...].
+    // A sequence input: its length and element shapes, NAME=[S0,S1,...]
+    // ("scalar" for a rank-0 element, [] for the empty sequence).
     if (!dims.ends_with("]"))
       return ("expected NAME=[D0xD1,...] for a sequence but got '" + text +
               "'")
@@ -49,6 +56,10 @@ std::string mlir::bwc::parseInputShape(StringRef text,
       SmallVector<StringRef> items;
       list.split(items, ',');
       for (StringRef item : items) {
+        if (item == "scalar") {
+          shapes.emplace_back();
+          continue;
+        }
         OnnxImportOptions one;
         if (std::string err = parseInputShape(("e=" + item).str(), one);
             !err.empty())
@@ -245,13 +256,14 @@ private:
       return success();
     for (const std::string &in : node.input()) {
       auto it = in.empty() ? scope.end() : scope.find(in);
-      if (it != scope.end() && it->second && isSequence(it->second))
+      if (it != scope.end() && it->second &&
+          (isSequence(it->second) || isOptional(it->second)))
         return emitError(nodeLoc(node, index))
                    << "node '" << displayName(node) << "' ("
                    << node.op_type() << ", opset " << opset << "): input '"
-                   << in
-                   << "' is a sequence, which " << node.op_type()
-                   << " does not take",
+                   << in << "' is "
+                   << (isSequence(it->second) ? "a sequence" : "an optional")
+                   << ", which " << node.op_type() << " does not take",
                failure();
     }
     return success();
@@ -387,7 +399,24 @@ GraphImporter::applyInputShapes(onnx::GraphProto &graph,
       ok = false;
       continue;
     }
-    auto *tt = found->mutable_type()->mutable_tensor_type();
+    onnx::TypeProto *type = found->mutable_type();
+    if (type->has_optional_type() &&
+        type->optional_type().elem_type().has_tensor_type())
+      type = type->mutable_optional_type()->mutable_elem_type();
+    if (!type->has_tensor_type()) {
+      modelError() << "--input-shape gives input '" << name
+                   << "' a tensor's shape, but it is a "
+                   << (type->has_sequence_type() ||
+                               (type->has_optional_type() &&
+                                type->optional_type()
+                                    .elem_type()
+                                    .has_sequence_type())
+                           ? "sequence: give NAME=[D0xD1,...]"
+                           : "non-tensor input");
+      ok = false;
+      continue;
+    }
+    auto *tt = type->mutable_tensor_type();
     auto *sp = tt->mutable_shape();
     if (tt->has_shape() && sp->dim_size() != (int)shape.size()) {
       modelError() << "--input-shape gives input '" << name << "' rank "
@@ -689,9 +718,26 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   SmallVector<int64_t> sequenceIndex; // by argument; -1: a tensor input
   llvm::StringMap<Type> sequenceElementTypes;
   llvm::StringSet<> known;
+  // An optional input holds a tensor or a sequence (its element), or is
+  // empty with --input-shape=NAME=none.
+  auto contentType = [](const onnx::ValueInfoProto &vi) {
+    return vi.type().has_optional_type() ? &vi.type().optional_type().elem_type()
+                                         : &vi.type();
+  };
+  llvm::StringSet<> optionalInputs;
+  std::deque<onnx::ValueInfoProto> innerInfos;
+  for (const std::string &name : options.absentInputs) {
+    if (!llvm::any_of(graph.input(), [&](const onnx::ValueInfoProto &vi) {
+          return vi.name() == name && vi.type().has_optional_type();
+        })) {
+      modelError() << "--input-shape gives '" << name
+                   << "' as none, but it is not an optional input";
+      ok = false;
+    }
+  }
   for (const auto &[name, shapes] : options.sequenceShapes) {
     if (!llvm::any_of(graph.input(), [&](const onnx::ValueInfoProto &vi) {
-          return vi.name() == name && vi.type().has_sequence_type();
+          return vi.name() == name && contentType(vi)->has_sequence_type();
         })) {
       modelError() << "--input-shape gives '" << name
                    << "' a sequence's shapes, but it is not a sequence input";
@@ -701,8 +747,16 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   for (const auto &vi : graph.input()) {
     if (initNames.contains(vi.name()))
       continue;
-    if (vi.type().has_sequence_type()) {
-      const auto &et = vi.type().sequence_type().elem_type();
+    const onnx::TypeProto *type = contentType(vi);
+    if (vi.type().has_optional_type()) {
+      optionalInputs.insert(vi.name());
+      if (options.absentInputs.count(vi.name())) {
+        known.insert(vi.name());
+        continue;
+      }
+    }
+    if (type->has_sequence_type()) {
+      const auto &et = type->sequence_type().elem_type();
       Type elt = et.has_tensor_type()
                      ? elementTypeFor(ctx, et.tensor_type().elem_type())
                      : Type();
@@ -732,7 +786,14 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       }
       continue;
     }
-    FailureOr<RankedTensorType> t = valueInfoType(vi, /*isInput=*/true);
+    const onnx::ValueInfoProto *info = &vi;
+    if (type != &vi.type()) {
+      // An optional tensor: its element's type and shape.
+      innerInfos.push_back(vi);
+      innerInfos.back().mutable_type()->CopyFrom(*type);
+      info = &innerInfos.back();
+    }
+    FailureOr<RankedTensorType> t = valueInfoType(*info, /*isInput=*/true);
     if (failed(t)) {
       ok = false;
       continue;
@@ -767,6 +828,11 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   for (const auto &[name, elt] : sequenceElementTypes) {
     BWCBuilder bb(builder, NameLoc::get(StringAttr::get(ctx, name), fileLoc()));
     values[name] = makeSequence(bb, sequenceArgs.lookup(name), elt);
+  }
+  for (const auto &entry : optionalInputs) {
+    StringRef name = entry.getKey();
+    BWCBuilder bb(builder, NameLoc::get(StringAttr::get(ctx, name), fileLoc()));
+    values[name] = makeOptional(bb, values.lookup(name));
   }
 
   // Training: the initializers --trainable selects are parameters.
@@ -902,19 +968,26 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       return modelError() << "graph output '" << vi.name()
                           << "' is not produced by any node",
              nullptr;
-    if (isSequence(it->second)) {
+    Value v = it->second;
+    if (isOptional(v)) {
+      // An optional output: its element's results, none when empty.
+      v = optionalElement(v);
+      if (!v)
+        continue;
+    }
+    if (isSequence(v)) {
       // A sequence output: one result per element, NAME[i].
-      for (auto [k, e] : llvm::enumerate(sequenceElements(it->second))) {
+      for (auto [k, e] : llvm::enumerate(sequenceElements(v))) {
         outs.push_back(e);
         outTypes.push_back(e.getType());
         outNames.push_back(vi.name() + "[" + std::to_string(k) + "]");
       }
       continue;
     }
-    crossCheck(fileLoc(), "graph output '" + vi.name() + "'", vi, it->second,
+    crossCheck(fileLoc(), "graph output '" + vi.name() + "'", vi, v,
                "the model");
-    outs.push_back(it->second);
-    outTypes.push_back(it->second.getType());
+    outs.push_back(v);
+    outTypes.push_back(v.getType());
     outNames.push_back(vi.name());
   }
   func::ReturnOp::create(builder, fileLoc(), outs);

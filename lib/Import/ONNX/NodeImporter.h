@@ -211,7 +211,14 @@ bool isSequence(Value v);
 SmallVector<Value> sequenceElements(Value v);
 /// The element type of sequence `v`'s tensors.
 Type sequenceElementType(Value v);
-/// Ops that take sequence operands (the others get a named error).
+/// An ONNX optional, resolved the same way: the cast holds its element (a
+/// tensor or a sequence) or nothing, marked `bwc.optional`.
+Value makeOptional(BWCBuilder &bb, Value element);
+bool isOptional(Value v);
+/// The element of optional `v`, or null when it is empty.
+Value optionalElement(Value v);
+/// Ops that take sequence or optional operands (the others get a named
+/// error).
 bool takesSequences(const onnx::NodeProto &node);
 
 //===----------------------------------------------------------------------===//

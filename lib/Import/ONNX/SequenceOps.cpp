@@ -46,11 +46,39 @@ Type onnx_import::sequenceElementType(Value v) {
   return cast<TypeAttr>(v.getDefiningOp()->getAttr(kElementAttr)).getValue();
 }
 
+static constexpr const char *kOptionalAttr = "bwc.optional";
+
+Value onnx_import::makeOptional(BWCBuilder &bb, Value element) {
+  OpBuilder &b = bb.builder();
+  SmallVector<Value> operands;
+  SmallVector<Type> types;
+  if (element) {
+    operands.push_back(element);
+    types.push_back(element.getType());
+  }
+  auto cast = UnrealizedConversionCastOp::create(
+      b, bb.getLoc(), TypeRange{TupleType::get(b.getContext(), types)},
+      operands);
+  cast->setAttr(kOptionalAttr, b.getUnitAttr());
+  return cast.getResult(0);
+}
+
+bool onnx_import::isOptional(Value v) {
+  auto cast = v.getDefiningOp<UnrealizedConversionCastOp>();
+  return cast && cast->hasAttr(kOptionalAttr);
+}
+
+Value onnx_import::optionalElement(Value v) {
+  auto inputs = v.getDefiningOp<UnrealizedConversionCastOp>().getInputs();
+  return inputs.empty() ? Value() : inputs[0];
+}
+
 bool onnx_import::takesSequences(const onnx::NodeProto &node) {
   static const llvm::StringSet<> ops = {
       "SequenceInsert", "SequenceAt",         "SequenceErase",
       "SequenceLength", "ConcatFromSequence", "SequenceMap",
-      "Identity",       "If",                 "Loop"};
+      "Identity",       "If",                 "Loop",
+      "Optional",       "OptionalHasElement", "OptionalGetElement"};
   return (node.domain().empty() || node.domain() == "ai.onnx") &&
          ops.contains(node.op_type());
 }
@@ -356,9 +384,46 @@ LogicalResult importSequenceMap(NodeContext &nc, Results &out) {
   return success();
 }
 
+LogicalResult importOptional(NodeContext &nc, Results &out) {
+  Value x = nc.input(0);
+  if (x && isOptional(x))
+    return nc.error() << "wraps an optional in an optional", failure();
+  if (!x && !nc.hasAttr("type"))
+    return nc.error() << "expects an input or a 'type' attribute",
+           failure();
+  out.push_back(makeOptional(nc.bb, x));
+  return success();
+}
+
+LogicalResult importOptionalHasElement(NodeContext &nc, Results &out) {
+  // Opset 18 also takes a tensor or a sequence (true) or nothing (false).
+  Value x = nc.input(0);
+  bool has = x && (!isOptional(x) || optionalElement(x));
+  out.push_back(nc.bb.scalar(has ? 1 : 0, nc.bb.builder().getI1Type()));
+  return success();
+}
+
+LogicalResult importOptionalGetElement(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0);
+  if (failed(x))
+    return failure();
+  if (!isOptional(*x)) {
+    out.push_back(*x); // opset 18: a tensor or a sequence is its own element
+    return success();
+  }
+  Value e = optionalElement(*x);
+  if (!e)
+    return nc.error() << "gets the element of an empty optional", failure();
+  out.push_back(e);
+  return success();
+}
+
 } // namespace
 
 void onnx_import::registerSequenceHandlers(HandlerTable &t) {
+  t["Optional"] = importOptional;
+  t["OptionalHasElement"] = importOptionalHasElement;
+  t["OptionalGetElement"] = importOptionalGetElement;
   t["SequenceConstruct"] = importSequenceConstruct;
   t["SequenceEmpty"] = importSequenceEmpty;
   t["SequenceInsert"] = importSequenceInsert;

@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <set>
 #include <vector>
 
 namespace mlir::bwc {
@@ -43,6 +44,9 @@ struct OnnxImportOptions {
   /// NAME[i] (docs/import.md, "Sequences").
   std::map<std::string, std::vector<llvm::SmallVector<int64_t>>>
       sequenceShapes;
+  /// Optional inputs given as empty (--input-shape=NAME=none); an optional
+  /// input not listed here holds its element.
+  std::set<std::string> absentInputs;
   /// Graph inputs fixed to a value at compile time (a serialized ONNX
   /// TensorProto file per input name): they become constants, as shape
   /// tensors do in TensorRT. Used for inputs that feed shape operands
