@@ -7,7 +7,9 @@
 // compile-time constants (folded, or inputs bound with --input-value), and
 // SequenceMap unrolls its body once per element. What remains are the
 // element tensors and the ops that make them; the sequence itself costs no
-// kernel and no byte.
+// kernel and no byte. Optional, OptionalHasElement and OptionalGetElement
+// live here too (registered with the sequence ops): an optional is the same
+// import-time container, holding one element or none.
 //
 //===----------------------------------------------------------------------===//
 #include "NodeImporter.h"
