@@ -215,6 +215,30 @@ def transformer_block(batch=4, seq=16, dim=32, heads=4, hidden=64, seed=0):
                   [batch, seq, dim], 17)
 
 
+def classifier_head(batch=8, channels=3, size=16, features=8, classes=5,
+                    seed=0):
+    """A small image classifier: Conv 3x3 (padded, bias),
+    BatchNormalization, Relu, GlobalAveragePool, Flatten, MatMul, Softmax.
+    The weights are initializers."""
+    rng = np.random.default_rng(seed)
+    g = Graph()
+    conv = g.op("Conv", "x", g.const("conv_w", (0.3 * rng.standard_normal(
+        (features, channels, 3, 3))).astype(np.float32)),
+        g.const("conv_b", np.zeros(features, np.float32)),
+        pads=[1, 1, 1, 1])
+    bn = g.op("BatchNormalization", conv,
+              g.const("bn_scale", np.ones(features, np.float32)),
+              g.const("bn_bias", np.zeros(features, np.float32)),
+              g.const("bn_mean", np.zeros(features, np.float32)),
+              g.const("bn_var", np.ones(features, np.float32)))
+    flat = g.op("Flatten", g.op("GlobalAveragePool", g.op("Relu", bn)))
+    y = g.op("Softmax", g.op("MatMul", flat, g.const(
+        "fc_w", (0.3 * rng.standard_normal((features, classes)))
+        .astype(np.float32))))
+    return _model(g, "classifier_head", [batch, channels, size, size], y,
+                  [batch, classes], 17)
+
+
 def _model(g, name, in_shape, out, out_shape, opset):
     f32 = TensorProto.FLOAT
     graph = helper.make_graph(

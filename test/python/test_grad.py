@@ -285,3 +285,27 @@ def test_mixed_precision_gradients():
             if k.startswith("grad.") and np.linalg.norm(a[k]) > 0:
                 err = np.linalg.norm(b[k] - a[k]) / np.linalg.norm(a[k])
                 assert err <= limit, (precision, k, err)
+
+
+@pytest.mark.parametrize("fusion", ["default", "none"])
+def test_bf16_classifier_step_runs_on_the_cpu(fusion):
+    """A bf16 training step whose copy kernels move bf16 values (unfused:
+    broadcast, transpose) loads and matches fp32 within bf16's limit. Before
+    bwc-bf16-memory-as-i16 the x86 back end promoted the moved values to f32
+    and the kernel object referenced __truncsfbf2, which Debian 12's libgcc
+    lacks ("undefined symbol" at load)."""
+    model = models.classifier_head()
+    rng = np.random.default_rng(1)
+    feeds = {"x": rng.random((8, 3, 16, 16)).astype(np.float32),
+             "target": rng.integers(0, 5, 8).astype(np.int64)}
+    ref = bwc.Session(bwc.compile(model, train="grad",
+                                  loss="cross-entropy"))
+    a = dict(zip([o.name for o in ref.get_outputs()], ref.run(None, feeds)))
+    s = bwc.Session(bwc.compile(model, train="grad", loss="cross-entropy",
+                                precision="bf16", fusion=fusion))
+    b = dict(zip([o.name for o in s.get_outputs()], s.run(None, feeds)))
+    assert sorted(a) == sorted(b) and "grad.conv_w" in a
+    for k in a:
+        if np.linalg.norm(a[k]) > 0:
+            err = np.linalg.norm(b[k] - a[k]) / np.linalg.norm(a[k])
+            assert err <= 3e-2, (k, err)

@@ -71,4 +71,36 @@ def EmitElementalKernelsPass : Pass<"bwc-emit-elemental-kernels",
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// bf16 memory as i16 (lib/Target/CPU/Bf16MemoryAsI16.cpp)
+//===----------------------------------------------------------------------===//
+
+def Bf16MemoryAsI16Pass : Pass<"bwc-bf16-memory-as-i16", "::mlir::ModuleOp"> {
+  let summary = "Load, store and select bf16 values as i16 in the LLVM dialect";
+  let description = [{
+    The CPU pipeline computes bf16 arithmetic in f32 and expands the
+    conversions into integer arithmetic, so no bf16 libcall is asked for.
+    What is left are bf16 values that are only moved: loads, stores,
+    constants and selects of copy kernels (broadcast, transpose, pad). The
+    x86 back end promotes such a value to f32 when it shuffles it, and
+    truncates it back with `__truncsfbf2` when storing it: a libcall per
+    element, and a symbol Debian 12's libgcc does not have. This pass gives
+    every such operation the i16 (or vector of i16) type of the same bits,
+    with bitcasts where a bf16 value meets other code, which LLVM then folds
+    away: a bf16 copy becomes an integer copy.
+
+    Example:
+    ```mlir
+    %v = llvm.load %p : !llvm.ptr -> bf16
+    llvm.store %v, %q : bf16, !llvm.ptr
+    // becomes
+    %0 = llvm.load %p : !llvm.ptr -> i16
+    %v = llvm.bitcast %0 : i16 to bf16
+    %1 = llvm.bitcast %v : bf16 to i16
+    llvm.store %1, %q : i16, !llvm.ptr
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // BWC_CONVERSION_PASSES_TD

@@ -74,6 +74,9 @@ void mlir::bwc::buildCPULoopsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // bf16 values that are only moved, as i16: no promotion to f32 and no
+  // __truncsfbf2 in copy kernels.
+  pm.addPass(createBf16MemoryAsI16Pass());
   pm.addPass(createCanonicalizerPass());
 }
 
