@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Compiler/Compiler.h"
+#include "bwc/Compiler/Calibrate.h"
 
 #include "bwc/Analysis/AccessModel.h"
 #include "bwc/Import/ONNX/Importer.h"
@@ -149,12 +150,39 @@ llvm::json::Object costToJson(const ProgramCost &p, double peakBw) {
       {"kernels", std::move(kernels)}};
 }
 
+/// --calibrate's part of the report.
+struct Calibration {
+  bool enabled = false;
+  CalibrationSummary summary;
+  /// (value, reason) for every op bwc-mixed-precision kept in f32 for its
+  /// recorded range.
+  std::vector<std::pair<std::string, std::string>> kept;
+};
+
+/// An op in words for the report: its ONNX name where the location has
+/// one ("bwc.matmul 'fc1'"), else the op name and its location.
+std::string describeOp(Operation *op) {
+  std::string name;
+  op->getLoc()->walk([&](Location l) {
+    if (auto n = dyn_cast<NameLoc>(l); n && name.empty())
+      name = n.getName().str();
+    return WalkResult::advance();
+  });
+  if (!name.empty())
+    return (op->getName().getStringRef() + " '" + name + "'").str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op->getName() << " at " << op->getLoc();
+  return text;
+}
+
 /// The report: the compiled program's figures at the top level (totals,
 /// kernels), the unfused baseline beside them and the ratios.
 llvm::json::Value reportToJson(const ProgramCost &unfused,
                                const ProgramCost &compiled,
                                const Memory &memory,
                                const Coalescing &coalescing,
+                               const Calibration &cal,
                                const CompileOptions &o) {
   llvm::json::Object root = costToJson(compiled, o.peakBw);
   for (auto [i, k] : llvm::enumerate(*root.getArray("kernels")))
@@ -177,6 +205,19 @@ llvm::json::Value reportToJson(const ProgramCost &unfused,
         {"extra_bytes", memory.rematBytes},
         {"extra_flops_ratio",
          compiled.flops ? double(memory.rematFlops) / compiled.flops : 0.0}};
+  if (cal.enabled) {
+    llvm::json::Array kept;
+    for (auto &[value, reason] : cal.kept)
+      kept.push_back(llvm::json::Object{{"value", value}, {"reason", reason}});
+    root["calibration"] =
+        llvm::json::Object{{"data_sets", cal.summary.dataSets},
+                           {"values", cal.summary.values},
+                           {"trials", cal.summary.trials},
+                           {"tolerance", cal.summary.tolerance},
+                           {"worst_error", cal.summary.worstError},
+                           {"validation_skipped", cal.summary.validationSkipped},
+                           {"kept_f32", std::move(kept)}};
+  }
   root["target"] = o.target;
   root["fusion"] = o.fusion;
   root["precision"] = o.precision;
@@ -207,7 +248,8 @@ void printTable(StringRef title, const ProgramCost &p, llvm::raw_ostream &os,
 
 void printReport(const ProgramCost &unfused, const ProgramCost &compiled,
                  const Memory &memory, const Coalescing &coalescing,
-                 const CompileOptions &o, llvm::raw_ostream &os) {
+                 const Calibration &cal, const CompileOptions &o,
+                 llvm::raw_ostream &os) {
   double peakBw = o.peakBw;
   printTable("unfused (one kernel per op)", unfused, os);
   printTable(o.fusion == "none" ? "compiled (--fusion=none)" : "fused",
@@ -255,6 +297,20 @@ void printReport(const ProgramCost &unfused, const ProgramCost &compiled,
               (long long)memory.rematOps, (long long)memory.rematFlops,
               100.0 * ratio(memory.rematFlops, compiled.flops),
               (unsigned long long)compiled.flops, (long long)memory.rematBytes);
+  if (cal.enabled) {
+    os << "== calibration (" << cal.summary.dataSets << " data sets, "
+       << cal.summary.values << " f32 values): " << cal.kept.size()
+       << " ops kept in f32\n";
+    if (!cal.summary.validationSkipped.empty())
+      os << "validation not run: " << cal.summary.validationSkipped << "\n";
+    else
+      os << llvm::format("validation: %lld trial programs, tolerance %.1e "
+                         "(relative L2 per output), chosen program %.2e\n",
+                         (long long)cal.summary.trials, cal.summary.tolerance,
+                         cal.summary.worstError);
+    for (auto &[value, reason] : cal.kept)
+      os << "  " << value << ": " << reason << "\n";
+  }
 }
 
 /// Pass registration is global and must happen once per process (the
@@ -320,6 +376,11 @@ std::string mlir::bwc::validateOptions(const CompileOptions &o) {
   if (!oneOf(o.precision, {"fp32", "fp16", "bf16"}))
     return "unknown --precision '" + o.precision +
            "' (expected fp32, fp16 or bf16)";
+  if (o.calibrateTolerance < 0 || !std::isfinite(o.calibrateTolerance))
+    return "--calibrate-tolerance expects a positive relative L2 bound";
+  if (!o.calibrate.empty() && o.precision == "fp32")
+    return "--calibrate expects --precision=fp16 or bf16 (it decides what "
+           "stays f32)";
   if (o.ioPrecision != "fp32" && o.ioPrecision != o.precision)
     return "--io-precision expects fp32 or the --precision value '" +
            o.precision + "' but got '" + o.ioPrecision + "'";
@@ -420,6 +481,17 @@ compileModuleTimed(ModuleOp module, const CompileOptions &o,
   graph.enableTiming(graphTime);
   graph.addPass(createCanonicalizerPass());
   graph.addPass(createCSEPass());
+  // --calibrate: the ranges of the canonical fp32 program, which
+  // bwc-mixed-precision reads next.
+  CalibrationSummary calibration;
+  if (!o.calibrate.empty()) {
+    if (failed(graph.run(module)))
+      return failure();
+    TimingScope calibrationTime = graphTime.nest("calibration");
+    if (failed(calibrate(module, o.calibrate, o, calibration)))
+      return failure();
+    graph.clear();
+  }
   // Mixed precision before fusion, so that fusion places the casts and both
   // the unfused baseline and the fused program are in the chosen precision.
   if (o.precision != "fp32") {
@@ -442,6 +514,15 @@ compileModuleTimed(ModuleOp module, const CompileOptions &o,
   if (!program)
     return module.emitError() << "expects a program function named 'main'";
   ProgramCost unfused = programCost(program);
+  // What --calibrate kept in f32, and why (bwc-mixed-precision's
+  // bwc.keep_f32), for the report.
+  Calibration cal;
+  cal.summary = calibration;
+  cal.enabled = !o.calibrate.empty();
+  program.walk([&](Operation *op) {
+    if (auto reason = op->getAttrOfType<StringAttr>("bwc.keep_f32"))
+      cal.kept.push_back({describeOp(op), reason.str()});
+  });
 
   // Fusion decides the kernels, then one function per kernel.
   graphTime.stop();
@@ -560,11 +641,11 @@ compileModuleTimed(ModuleOp module, const CompileOptions &o,
   }
 
   llvm::json::Value json =
-      reportToJson(unfused, compiled, memory, *coalescing, o);
+      reportToJson(unfused, compiled, memory, *coalescing, cal, o);
   llvm::raw_string_ostream(result.reportJson) << llvm::formatv("{0:2}", json);
   result.artifact.report = result.reportJson;
   llvm::raw_string_ostream text(result.reportText);
-  printReport(unfused, compiled, memory, *coalescing, o, text);
+  printReport(unfused, compiled, memory, *coalescing, cal, o, text);
   return result;
 }
 

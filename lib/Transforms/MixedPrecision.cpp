@@ -37,10 +37,12 @@
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVectorExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -202,6 +204,54 @@ bool isExactWidening(Type from, Type to) {
   return (f.isF16() || f.isBF16()) && (t.isF32() || t.isF64());
 }
 
+/// The recorded range of `v` (--calibrate's `bwc.range`: {max, median}),
+/// looking through casts; null when none was recorded.
+DictionaryAttr rangeOf(Value v) {
+  if (auto cast = v.getDefiningOp<CastOp>())
+    return rangeOf(cast.getInput());
+  if (auto r = dyn_cast<OpResult>(v)) {
+    auto ranges = r.getOwner()->getAttrOfType<ArrayAttr>("bwc.range");
+    if (!ranges || r.getResultNumber() >= ranges.size())
+      return {};
+    auto d = dyn_cast<DictionaryAttr>(ranges[r.getResultNumber()]);
+    return d && !d.empty() ? d : DictionaryAttr();
+  }
+  auto arg = cast<BlockArgument>(v);
+  auto f = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  return f ? f.getArgAttrOfType<DictionaryAttr>(arg.getArgNumber(),
+                                                "bwc.range")
+           : DictionaryAttr();
+}
+
+/// Why a value of recorded range `range` cannot be stored in `low`: it
+/// reaches over half the largest finite value (overflow, with 2x headroom
+/// for inputs the samples did not show), or its median nonzero magnitude
+/// is below the smallest normal number (underflow: most values subnormal
+/// or flushed). Empty when it fits.
+std::string rangeProblem(DictionaryAttr range, FloatType low) {
+  const llvm::fltSemantics &sem = low.getFloatSemantics();
+  double largest = APFloat::getLargest(sem).convertToDouble();
+  double smallestNormal = APFloat::getSmallestNormalized(sem).convertToDouble();
+  const char *name = low.isF16() ? "fp16" : "bf16";
+  auto field = [&](StringRef key) -> std::optional<double> {
+    if (auto f = range.getAs<FloatAttr>(key))
+      return f.getValueAsDouble();
+    return std::nullopt;
+  };
+  if (std::optional<double> max = field("max"); max && *max > largest / 2)
+    return llvm::formatv("overflow: |x| reaches {0:e2}, over half {1}'s "
+                         "largest value {2:e2}",
+                         *max, name, largest)
+        .str();
+  if (std::optional<double> median = field("median");
+      median && *median < smallestNormal)
+    return llvm::formatv("underflow: median nonzero |x| {0:e2} is below "
+                         "{1}'s smallest normal {2:e2}",
+                         *median, name, smallestNormal)
+        .str();
+  return "";
+}
+
 class Rewriter {
 public:
   Rewriter(FloatType low, bool lowIO) : low(low), lowIO(lowIO) {}
@@ -287,6 +337,29 @@ public:
       useLow = anyLow && allLow;
       break;
     }
+    }
+    // --calibrate: a value whose recorded range the low type cannot hold
+    // stays f32, and so does every op that would convert it; the reason is
+    // recorded for the report.
+    // --calibrate's validation search marks ops to keep before this pass.
+    if (op->hasAttr("bwc.keep_f32"))
+      useLow = false;
+    if (useLow) {
+      std::string reason;
+      for (OpResult r : op->getResults())
+        if (DictionaryAttr range = isF32(r) ? rangeOf(r) : DictionaryAttr();
+            range && reason.empty())
+          reason = rangeProblem(range, low);
+      for (auto [i, v] : llvm::enumerate(op->getOperands()))
+        if (reason.empty() && isFloatTensor(v) &&
+            !v.getDefiningOp<ConstantOp>())
+          if (DictionaryAttr range = rangeOf(v))
+            if (std::string p = rangeProblem(range, low); !p.empty())
+              reason = "operand " + std::to_string(i) + ": " + p;
+      if (!reason.empty()) {
+        useLow = false;
+        op->setAttr("bwc.keep_f32", StringAttr::get(op->getContext(), reason));
+      }
     }
     // Elementwise arithmetic computes in f32 (registers cost no bytes) and
     // rounds once, where its chain ends and the value is stored: a conv's

@@ -71,6 +71,17 @@ static cl::opt<std::string>
               cl::desc("fp32, or fp16/bf16: bwc-mixed-precision rewrites "
                        "the graph (inputs and outputs stay f32)"),
               cl::init("fp32"));
+static cl::list<std::string> calibrateDirs(
+    "calibrate", cl::cat(pipelineCategory), cl::CommaSeparated,
+    cl::desc("With --precision: run the fp32 program on these ONNX test "
+             "cases (or data set folders) and keep in f32 what would "
+             "overflow or underflow"),
+    cl::value_desc("CASE_DIR,..."));
+static cl::opt<double> calibrateTolerance(
+    "calibrate-tolerance", cl::cat(pipelineCategory),
+    cl::desc("--calibrate's limit on each output (relative L2 against "
+             "fp32; default: 2.5e-3 fp16, 7.5e-3 bf16)"),
+    cl::init(0.0));
 static cl::opt<std::string> ioPrecision(
     "io-precision", cl::cat(pipelineCategory),
     cl::desc("fp32 (default): f32 inputs and outputs keep their type; the "
@@ -235,6 +246,8 @@ int main(int argc, char **argv) {
   o.fusion = fusion;
   o.precision = precision;
   o.ioPrecision = ioPrecision;
+  o.calibrate.assign(calibrateDirs.begin(), calibrateDirs.end());
+  o.calibrateTolerance = calibrateTolerance;
   o.layout = layout;
   o.peakBw = peakBw;
   o.memoryBudget = memoryBudget;

@@ -43,6 +43,14 @@ struct CompileOptions {
   std::string fusion = "default"; ///< default or none
   std::string precision = "fp32"; ///< fp32, fp16 or bf16
   std::string ioPrecision = "fp32";
+  /// With precision fp16/bf16: ONNX test cases or data set folders whose
+  /// inputs the fp32 program runs on (CPU, in process) to record each
+  /// value's range; bwc-mixed-precision keeps in f32 what would overflow or
+  /// underflow (include/bwc/Compiler/Calibrate.h).
+  std::vector<std::string> calibrate;
+  /// --calibrate's validation limit (relative L2 per output); 0: a quarter of
+  /// the conformance limit of the precision (2.5e-3 fp16, 7.5e-3 bf16).
+  double calibrateTolerance = 0;
   std::string layout = "auto"; ///< auto, nchw or nhwc
   double peakBw = kDefaultPeakGBps;
   /// Bytes, or with a KiB/MiB/GiB suffix; empty: no budget.

@@ -1,0 +1,407 @@
+//===- Calibrate.cpp - Value ranges from sample inputs --------------------===//
+//
+// The fp32 program is cloned with every f32 value it computes appended to
+// its results, compiled for the CPU target, run in process on each sample
+// data set, and the range of each value is written back onto the original
+// program as `bwc.range` (include/bwc/Compiler/Calibrate.h).
+//
+//===----------------------------------------------------------------------===//
+#include "bwc/Compiler/Calibrate.h"
+
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "bwc/Runtime/Executor.h"
+#include "bwc/Runtime/TensorFile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <dirent.h>
+#include <limits>
+#include <sys/stat.h>
+
+using namespace mlir;
+using namespace mlir::bwc;
+namespace rt = ::bwc::rt;
+
+namespace {
+
+bool isF32Tensor(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return tensor && tensor.getElementType().isF32();
+}
+
+bool exists(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+/// The data set folders of `dir`: its test_data_set_* folders (an ONNX test
+/// case), else `dir` itself when it holds input_0.pb.
+std::vector<std::string> dataSetsOf(const std::string &dir) {
+  std::vector<std::string> sets;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d))
+      if (std::strncmp(e->d_name, "test_data_set_", 14) == 0)
+        sets.push_back(dir + "/" + e->d_name);
+    closedir(d);
+  }
+  std::sort(sets.begin(), sets.end());
+  if (sets.empty() && exists(dir + "/input_0.pb"))
+    sets.push_back(dir);
+  return sets;
+}
+
+/// The range of one value over every data set.
+struct Range {
+  double max = 0;
+  double median = std::numeric_limits<double>::infinity();
+  bool anyNonzero = false;
+
+  void add(const float *x, size_t n) {
+    std::vector<float> nonzero;
+    nonzero.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      float a = std::fabs(x[i]);
+      if (!std::isfinite(a) || a == 0)
+        continue;
+      max = std::max<double>(max, a);
+      nonzero.push_back(a);
+    }
+    if (nonzero.empty())
+      return;
+    auto mid = nonzero.begin() + nonzero.size() / 2;
+    std::nth_element(nonzero.begin(), mid, nonzero.end());
+    median = std::min<double>(median, *mid);
+    anyNonzero = true;
+  }
+
+  DictionaryAttr attr(MLIRContext *ctx) const {
+    Builder b(ctx);
+    SmallVector<NamedAttribute> fields{b.getNamedAttr("max", b.getF64FloatAttr(max))};
+    if (anyNonzero)
+      fields.push_back(b.getNamedAttr("median", b.getF64FloatAttr(median)));
+    return b.getDictionaryAttr(fields);
+  }
+};
+
+/// Reads the input files of data set `dir` into `inputs` (the artifact's
+/// input order): by tensor name, else by position.
+LogicalResult readInputs(Location loc, const std::string &dir,
+                         const rt::Artifact &a,
+                         std::vector<rt::HostTensor> &inputs) {
+  std::vector<rt::HostTensor> files;
+  std::string error;
+  for (size_t k = 0;; ++k) {
+    std::string path = dir + "/input_" + std::to_string(k) + ".pb";
+    if (!exists(path))
+      break;
+    files.emplace_back();
+    if (!rt::readTensorFile(path, files.back(), error))
+      return emitError(loc) << "--calibrate: " << error;
+  }
+  inputs.assign(a.inputs.size(), {});
+  for (size_t k = 0; k < a.inputs.size(); ++k) {
+    auto named = std::find_if(files.begin(), files.end(), [&](auto &t) {
+      return t.desc.name == a.inputs[k].name;
+    });
+    if (named != files.end())
+      inputs[k] = *named;
+    else if (k < files.size() && files[k].desc.name.empty())
+      inputs[k] = files[k];
+    else
+      return emitError(loc) << "--calibrate: data set '" << dir
+                            << "' has no input_K.pb for input '"
+                            << a.inputs[k].name << "'";
+  }
+  return success();
+}
+
+/// The compile's options for a program calibration runs here: the CPU
+/// target, an artifact, no training step (already built), budget,
+/// calibration or tuning.
+CompileOptions cpuRunOptions(const CompileOptions &options) {
+  CompileOptions o = options;
+  o.target = "cpu";
+  o.emit = "artifact";
+  o.train.clear();
+  o.memoryBudget.clear();
+  o.calibrate.clear();
+  o.tune = false;
+  o.timing = false;
+  o.tuningCache.clear();
+  o.tuneExport.clear();
+  o.tuneImport.clear();
+  o.tuneGpu.clear();
+  return o;
+}
+
+/// The relative L2 distance of `out` from `ref` (f32 tensors); infinity
+/// when `out` has a non-finite element; 0 for an all-zero reference equal
+/// to `out`.
+double relativeL2(const rt::HostTensor &out, const rt::HostTensor &ref) {
+  size_t n = ref.data.size() / 4;
+  if (out.data.size() != ref.data.size())
+    return std::numeric_limits<double>::infinity();
+  const float *a = reinterpret_cast<const float *>(out.data.data());
+  const float *b = reinterpret_cast<const float *>(ref.data.data());
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(a[i]) && std::isfinite(b[i]))
+      return std::numeric_limits<double>::infinity();
+    double d = double(a[i]) - b[i];
+    diff += d * d;
+    norm += double(b[i]) * b[i];
+  }
+  if (norm == 0)
+    return diff == 0 ? 0 : std::numeric_limits<double>::infinity();
+  return std::sqrt(diff / norm);
+}
+
+/// See calibrate(): ops of `main` to keep in f32 so that the low-precision
+/// program's outputs stay within tolerance on the data sets.
+LogicalResult
+validationSearch(ModuleOp module, const CompileOptions &options,
+                 const std::vector<std::vector<rt::HostTensor>> &setInputs,
+                 const std::vector<std::vector<rt::HostTensor>> &references,
+                 CalibrationSummary &summary) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  auto program = module.lookupSymbol<func::FuncOp>("main");
+  for (unsigned i = 0; i < program.getNumArguments(); ++i)
+    if (program.getArgAttr(i, "bwc.state")) {
+      summary.validationSkipped =
+          "a step with training state (its updates are not outputs to "
+          "compare); ranges only";
+      return success();
+    }
+  double tolerance = options.calibrateTolerance > 0 ? options.calibrateTolerance
+                     : options.precision == "fp16" ? 2.5e-3
+                                                   : 7.5e-3;
+  summary.tolerance = tolerance;
+  // The candidates, in program order: the ops bwc-mixed-precision would
+  // give the low type with f32 sums, unless their range already keeps them.
+  SmallVector<Operation *> candidates;
+  for (Operation &op : program.getBody().front())
+    if (isa<MatmulOp, ConvOp>(op) && !op.hasAttr("bwc.keep_f32"))
+      candidates.push_back(&op);
+  if (candidates.empty())
+    return success();
+
+  CompileOptions o = cpuRunOptions(options);
+  // Compiles the program with the candidates in `keep` marked f32 and
+  // returns its worst output error over the data sets.
+  auto trial = [&](const std::vector<bool> &keep) -> FailureOr<double> {
+    ++summary.trials;
+    for (auto [op, k] : llvm::zip(candidates, keep))
+      if (k)
+        op->setAttr("bwc.keep_f32", StringAttr::get(ctx, "trial"));
+    OwningOpRef<ModuleOp> clone(module.clone());
+    for (Operation *op : candidates)
+      op->removeAttr("bwc.keep_f32");
+    FailureOr<CompileResult> compiled = compileModule(*clone, o);
+    if (failed(compiled))
+      return emitError(loc) << "--calibrate: a trial program did not compile";
+    std::string error;
+    std::unique_ptr<rt::Executor> exec = rt::createExecutor(
+        std::move(compiled->artifact), rt::ExecutorOptions(), error);
+    if (!exec)
+      return emitError(loc) << "--calibrate: " << error;
+    double worst = 0;
+    for (auto [inputs, refs] : llvm::zip(setInputs, references)) {
+      std::vector<rt::HostTensor> outputs;
+      if (!exec->run(inputs, outputs, error))
+        return emitError(loc) << "--calibrate: " << error;
+      for (size_t k = 0; k < refs.size() && k < outputs.size(); ++k)
+        if (refs[k].desc.dtype == rt::DType::f32)
+          worst = std::max(worst, relativeL2(outputs[k], refs[k]));
+    }
+    return worst;
+  };
+
+  // ONNX's auto_convert_mixed_precision: everything f32 to begin with;
+  // try a run of candidates in the low type; keep the change when the
+  // outputs stay within tolerance, else try each half.
+  std::vector<bool> keep(candidates.size(), true);
+  std::vector<std::pair<size_t, size_t>> runs{{0, candidates.size()}};
+  std::vector<double> failedError(candidates.size(), 0);
+  while (!runs.empty()) {
+    auto [begin, end] = runs.back();
+    runs.pop_back();
+    if (summary.trials >= kMaxCalibrationTrials) {
+      for (size_t i = begin; i < end; ++i)
+        failedError[i] = -1; // not tried
+      continue;
+    }
+    std::vector<bool> tentative = keep;
+    for (size_t i = begin; i < end; ++i)
+      tentative[i] = false;
+    FailureOr<double> err = trial(tentative);
+    if (failed(err))
+      return failure();
+    if (*err <= tolerance) {
+      keep = std::move(tentative);
+      // Every accepted program holds the ones accepted before it: the last
+      // is the one chosen.
+      summary.worstError = *err;
+      continue;
+    }
+    if (end - begin == 1) {
+      failedError[begin] = *err;
+      continue;
+    }
+    size_t mid = begin + (end - begin) / 2;
+    // The first half is tried first (runs is a stack).
+    runs.push_back({mid, end});
+    runs.push_back({begin, mid});
+  }
+  const char *low = options.precision == "fp16" ? "fp16" : "bf16";
+  for (auto [op, k, err] : llvm::zip(candidates, keep, failedError)) {
+    if (!k)
+      continue;
+    std::string reason =
+        err < 0 ? llvm::formatv("validation: not tried within {0} trials",
+                                kMaxCalibrationTrials)
+                      .str()
+                : llvm::formatv("validation: in {0} the outputs differ from "
+                                "fp32 by {1:e2} (relative L2 > {2:e1})",
+                                low, err, tolerance)
+                      .str();
+    op->setAttr("bwc.keep_f32", StringAttr::get(ctx, reason));
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::bwc::calibrate(ModuleOp module,
+                                   const std::vector<std::string> &caseDirs,
+                                   const CompileOptions &options,
+                                   CalibrationSummary &summary) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  auto program = module.lookupSymbol<func::FuncOp>("main");
+  if (!program || !program.getBody().hasOneBlock())
+    return emitError(loc) << "--calibrate expects a single-block program "
+                             "function named 'main'";
+  std::vector<std::string> sets;
+  for (const std::string &dir : caseDirs) {
+    std::vector<std::string> found = dataSetsOf(dir);
+    if (found.empty())
+      return emitError(loc) << "--calibrate: '" << dir
+                            << "' holds no test_data_set_* folder and no "
+                               "input_0.pb";
+    sets.insert(sets.end(), found.begin(), found.end());
+  }
+
+  // The values observed: f32 arguments, then the f32 results of the
+  // program's bwc ops (constants excluded: their range is known).
+  Dialect *bwcDialect = ctx->getLoadedDialect<BWCDialect>();
+  Block &body = program.getBody().front();
+  SmallVector<Value> values;
+  for (BlockArgument arg : body.getArguments())
+    if (isF32Tensor(arg.getType()))
+      values.push_back(arg);
+  for (Operation &op : body)
+    if (op.getDialect() == bwcDialect && !isa<ConstantOp>(op))
+      for (Value r : op.getResults())
+        if (isF32Tensor(r.getType()))
+          values.push_back(r);
+  summary.values = values.size();
+  summary.dataSets = sets.size();
+  if (values.empty())
+    return success();
+
+  // The sample program: a clone returning every observed value after its
+  // own results.
+  OwningOpRef<ModuleOp> clone(module.clone());
+  auto sample = clone->lookupSymbol<func::FuncOp>("main");
+  Block &sampleBody = sample.getBody().front();
+  IRMapping map;
+  for (auto [a, b] : llvm::zip(body.getArguments(), sampleBody.getArguments()))
+    map.map(a, b);
+  for (auto [a, b] : llvm::zip(body, sampleBody))
+    for (auto [ra, rb] : llvm::zip(a.getResults(), b.getResults()))
+      map.map(ra, rb);
+  auto ret = cast<func::ReturnOp>(sampleBody.getTerminator());
+  unsigned ownResults = ret.getNumOperands();
+  for (auto [i, v] : llvm::enumerate(values)) {
+    Value mapped = map.lookup(v);
+    (void)sample.insertResult(
+        sample.getNumResults(), mapped.getType(),
+        DictionaryAttr::get(
+            ctx, {NamedAttribute(StringAttr::get(ctx, "bwc.name"),
+                                 StringAttr::get(ctx, "calibration." +
+                                                          std::to_string(i)))}));
+    ret->insertOperands(ret.getNumOperands(), mapped);
+  }
+
+  CompileOptions o = cpuRunOptions(options);
+  o.precision = o.ioPrecision = "fp32";
+  FailureOr<CompileResult> compiled = compileModule(*clone, o);
+  if (failed(compiled))
+    return emitError(loc) << "--calibrate: the fp32 sample program did not "
+                             "compile";
+  std::string error;
+  std::unique_ptr<rt::Executor> exec = rt::createExecutor(
+      std::move(compiled->artifact), rt::ExecutorOptions(), error);
+  if (!exec)
+    return emitError(loc) << "--calibrate: " << error;
+  const rt::Artifact &a = exec->artifact();
+  if (a.outputs.size() != ownResults + values.size())
+    return emitError(loc) << "--calibrate: the sample program has "
+                          << a.outputs.size() << " outputs, expected "
+                          << ownResults + values.size();
+
+  std::vector<Range> ranges(values.size());
+  std::vector<std::vector<rt::HostTensor>> setInputs, references;
+  for (const std::string &set : sets) {
+    std::vector<rt::HostTensor> inputs, outputs;
+    if (failed(readInputs(loc, set, a, inputs)))
+      return failure();
+    if (!exec->run(inputs, outputs, error))
+      return emitError(loc) << "--calibrate: data set '" << set
+                            << "': " << error;
+    for (size_t i = 0; i < values.size(); ++i) {
+      const rt::HostTensor &t = outputs[ownResults + i];
+      if (t.desc.dtype != rt::DType::f32)
+        return emitError(loc) << "--calibrate: sample output "
+                              << ownResults + i << " is not f32";
+      ranges[i].add(reinterpret_cast<const float *>(t.data.data()),
+                    t.data.size() / 4);
+    }
+    outputs.resize(ownResults);
+    references.push_back(std::move(outputs));
+    setInputs.push_back(std::move(inputs));
+  }
+  exec.reset();
+
+  // Back onto the program: per op, one dictionary per result.
+  llvm::DenseMap<Value, size_t> index;
+  for (auto [i, v] : llvm::enumerate(values))
+    index[v] = i;
+  for (BlockArgument arg : body.getArguments())
+    if (auto it = index.find(arg); it != index.end())
+      program.setArgAttr(arg.getArgNumber(), "bwc.range",
+                         ranges[it->second].attr(ctx));
+  for (Operation &op : body) {
+    if (op.getDialect() != bwcDialect || isa<ConstantOp>(op) ||
+        llvm::none_of(op.getResults(),
+                      [&](Value r) { return index.count(r); }))
+      continue;
+    SmallVector<Attribute> perResult;
+    for (Value r : op.getResults()) {
+      auto it = index.find(r);
+      perResult.push_back(it == index.end()
+                              ? DictionaryAttr::get(ctx, {})
+                              : ranges[it->second].attr(ctx));
+    }
+    op.setAttr("bwc.range", ArrayAttr::get(ctx, perResult));
+  }
+  return validationSearch(module, options, setInputs, references, summary);
+}
