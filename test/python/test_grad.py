@@ -87,6 +87,64 @@ def test_trigonometric_rules(device):
     assert sorted(grads) == ["w"]
 
 
+def resample_model(op, out_shape, **attrs):
+    """y = op(x * w) over a 1x2x5x6 input: Resize to `out_shape` (sizes, an
+    int64 constant) or Pad (int64 pads) with `attrs`; w is the parameter."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(3)
+    w = numpy_helper.from_array(
+        (1 + 0.3 * rng.standard_normal((1, 2, 5, 6))).astype(np.float32), "w")
+    nodes = [helper.make_node("Mul", ["x", "w"], ["xw"])]
+    if op == "Resize":
+        nodes.append(helper.make_node("Constant", [], ["sizes"],
+                                      value=numpy_helper.from_array(
+                                          np.array(out_shape, np.int64))))
+        nodes.append(helper.make_node("Resize", ["xw", "", "", "sizes"],
+                                      ["out"], **attrs))
+    else:
+        pads = attrs.pop("pads")
+        nodes.append(helper.make_node("Constant", [], ["pads"],
+                                      value=numpy_helper.from_array(
+                                          np.array(pads, np.int64))))
+        nodes.append(helper.make_node("Pad", ["xw", "pads"], ["out"],
+                                      **attrs))
+    g = helper.make_graph(
+        nodes, op.lower(),
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 5, 6])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, out_shape)],
+        [w])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
+RESAMPLES = {
+    "upsample-nearest-x2": ("Resize", [1, 2, 10, 12],
+                            dict(mode="nearest",
+                                 coordinate_transformation_mode="asymmetric",
+                                 nearest_mode="floor")),
+    "nearest-down-round": ("Resize", [1, 2, 3, 4],
+                           dict(mode="nearest", nearest_mode="round_prefer_ceil")),
+    "linear-half-pixel-7x9": ("Resize", [1, 2, 7, 9], dict(mode="linear")),
+    "linear-align-corners": ("Resize", [1, 2, 9, 4],
+                             dict(mode="linear",
+                                  coordinate_transformation_mode="align_corners")),
+    "cubic-exclude-outside": ("Resize", [1, 2, 8, 11],
+                              dict(mode="cubic", exclude_outside=1)),
+    "pad-reflect": ("Pad", [1, 2, 9, 9],
+                    dict(pads=[0, 0, 2, 1, 0, 0, 2, 2], mode="reflect")),
+    "pad-edge": ("Pad", [1, 4, 6, 10],
+                 dict(pads=[0, 1, 0, 3, 0, 1, 1, 1], mode="edge")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RESAMPLES))
+def test_resample_rules(case):
+    """Resize (nearest, linear, cubic) and reflect/edge Pad: the adjoint is
+    the op itself applied to the identity, one contraction per axis."""
+    op, shape, attrs = RESAMPLES[case]
+    grads = check(resample_model(op, shape, **dict(attrs)), directions=2)
+    assert sorted(grads) == ["w"]
+
+
 @pytest.mark.skipif(not os.path.exists(PPOCR_CLS),
                     reason="needs ../shared/models")
 def test_ppocr_cls_batch_64():

@@ -709,16 +709,74 @@ LogicalResult ConcatOp::buildVJP(BWCBuilder &b, Value g, ArrayRef<bool> wanted,
   return success();
 }
 
+/// The adjoint of an op that is linear in its input and separable per
+/// axis (resize, reflect/edge padding): along each axis k of `axes` the
+/// result is W_k applied to the input, so the adjoint contracts `g` with
+/// each W_k along its axis. `transposedMatrix(k)` builds W_k^T
+/// ([n_k, out_k]) as the op itself applied along the last axis of the
+/// [n_k, n_k] identity (row i is what input element i gives each output),
+/// so the rule cannot drift from the forward semantics.
+static Value separableAdjoint(B &b, Value g, ArrayRef<int64_t> axes,
+                       function_ref<Value(int64_t)> transposedMatrix) {
+  for (int64_t k : axes) {
+    int64_t rank = B::shapeOf(g).size(), out = B::shapeOf(g)[k];
+    Value wt = transposedMatrix(k);
+    int64_t n = B::shapeOf(wt)[0];
+    SmallVector<int64_t> perm, inverse(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != k)
+        perm.push_back(d);
+    perm.push_back(k);
+    for (int64_t d = 0; d < rank; ++d)
+      inverse[perm[d]] = d;
+    Value t = b.transpose(g, perm);
+    SmallVector<int64_t> ts(B::shapeOf(t));
+    int64_t rows = numElements(ts) / out;
+    Value m = b.matmul(b.reshape(t, {rows, out}), b.transpose(wt, {1, 0}));
+    ts.back() = n;
+    g = b.transpose(b.reshape(m, ts), inverse);
+  }
+  return g;
+}
+
+/// The [n, n] identity of element type `elt`.
+static Value identity(B &b, int64_t n, Type elt) {
+  SmallVector<double> v(n * n, 0.0);
+  for (int64_t i = 0; i < n; ++i)
+    v[i * n + i] = 1.0;
+  return floatConstant(b, {n, n}, elt, v);
+}
+
 LogicalResult PadOp::buildVJP(BWCBuilder &b, Value g, ArrayRef<bool> wanted,
                               SmallVectorImpl<Value> &grads) {
   Value x = getInput();
   if (!wantsAdjoint(grads, 1, wanted, x))
     return success();
-  if (getMode() != PadMode::constant)
-    return emitOpError() << "has no gradient rule for "
-                         << stringifyPadMode(getMode()) << " padding";
   ArrayRef<int64_t> xs = B::shapeOf(x);
-  grads[0] = window(b, g, getPads().take_front(xs.size()), xs);
+  int64_t rank = xs.size();
+  ArrayRef<int64_t> pads = getPads();
+  if (getMode() == PadMode::constant) {
+    grads[0] = window(b, g, pads.take_front(rank), xs);
+    return success();
+  }
+  // reflect and edge: each padded element copies one input element of its
+  // axis, so the adjoint adds it back there (W_k per padded axis).
+  SmallVector<int64_t> axes;
+  for (int64_t k = 0; k < rank; ++k)
+    if (pads[k] != 0 || pads[rank + k] != 0)
+      axes.push_back(k);
+  Type elt = B::elementTypeOf(x);
+  grads[0] = separableAdjoint(b, g, axes, [&](int64_t k) {
+    int64_t n = xs[k];
+    int64_t out = n + pads[k] + pads[rank + k];
+    SmallVector<int64_t> p{0, pads[k], 0, pads[rank + k]};
+    return Value(PadOp::create(b.builder(), b.getLoc(),
+                               RankedTensorType::get({n, out}, elt), getMode(),
+                               identity(b, n, elt),
+                               b.builder().getDenseI64ArrayAttr(p),
+                               zeroAttr(elt))
+                     .getResult());
+  });
   return success();
 }
 
@@ -747,10 +805,45 @@ LogicalResult GatherOp::buildVJP(BWCBuilder &b, Value g, ArrayRef<bool> wanted,
   return success();
 }
 
-LogicalResult ResizeOp::buildVJP(BWCBuilder &, Value, ArrayRef<bool> wanted,
+LogicalResult ResizeOp::buildVJP(BWCBuilder &b, Value g, ArrayRef<bool> wanted,
                                  SmallVectorImpl<Value> &grads) {
-  if (!wantsAdjoint(grads, 1, wanted, getInput()))
+  Value x = getInput();
+  if (!wantsAdjoint(grads, 1, wanted, x))
     return success();
-  return emitOpError() << "has no gradient rule yet ("
-                       << stringifyResizeMode(getMode()) << " resize)";
+  // Every mode is separable (nearest picks one source per axis, linear and
+  // cubic weights are products of per-axis weights), so the adjoint is one
+  // contraction per resized axis. An axis with scale 1 and unchanged size
+  // maps each element to itself, except where tf_half_pixel_for_nn moves
+  // the source by half a pixel and the rounding then takes the next one.
+  bool shiftsUnscaled =
+      getCoord() == CoordMode::tf_half_pixel_for_nn &&
+      (getMode() != ResizeMode::nearest ||
+       getNearestMode() == NearestMode::ceil ||
+       getNearestMode() == NearestMode::round_prefer_ceil);
+  if (shiftsUnscaled)
+    return emitOpError() << "has no gradient rule for tf_half_pixel_for_nn "
+                            "with "
+                         << (getMode() != ResizeMode::nearest
+                                 ? stringifyResizeMode(getMode())
+                                 : stringifyNearestMode(getNearestMode()))
+                         << " (an unscaled axis is shifted, not the identity)";
+  ArrayRef<int64_t> xs = B::shapeOf(x), ys = B::shapeOf(getResult());
+  ArrayRef<double> scales = getScales();
+  SmallVector<int64_t> axes;
+  for (int64_t k = 0; k < (int64_t)xs.size(); ++k)
+    if (xs[k] != ys[k] || scales[k] != 1.0)
+      axes.push_back(k);
+  Type elt = B::elementTypeOf(x);
+  grads[0] = separableAdjoint(b, g, axes, [&](int64_t k) {
+    int64_t n = xs[k];
+    auto r = ResizeOp::create(
+        b.builder(), b.getLoc(), RankedTensorType::get({n, ys[k]}, elt),
+        getMode(), identity(b, n, elt), ArrayRef<double>{1.0, scales[k]},
+        getCoord(), getNearestMode(), /*cubic_coeff_a=*/nullptr,
+        /*exclude_outside=*/false);
+    r.setCubicCoeffAAttr(getCubicCoeffAAttr());
+    r.setExcludeOutside(getExcludeOutside());
+    return Value(r.getResult());
+  });
+  return success();
 }
