@@ -130,6 +130,9 @@ CompileOptions cpuRunOptions(const CompileOptions &options) {
   o.target = "cpu";
   o.emit = "artifact";
   o.train.clear();
+  o.loss = "mse";
+  o.trainable = ".*";
+  o.lossScale = "auto";
   o.memoryBudget.clear();
   o.calibrate.clear();
   o.tune = false;
@@ -184,12 +187,18 @@ validationSearch(ModuleOp module, const CompileOptions &options,
                      : options.precision == "fp16" ? 2.5e-3
                                                    : 7.5e-3;
   summary.tolerance = tolerance;
+  int64_t maxTrials = options.calibrateTrials;
   // The candidates, in program order: the ops bwc-mixed-precision would
   // give the low type with f32 sums, unless their range already keeps them.
-  SmallVector<Operation *> candidates;
+  // A training step's backward contractions come first (bwc-grad marks
+  // the forward ones `bwc.forward`): rounding the forward pass flips the
+  // masks of ReLU-like activations, so with a small trial budget the first
+  // halves tried are those most likely to take the low type.
+  SmallVector<Operation *> candidates, forward;
   for (Operation &op : program.getBody().front())
     if (isa<MatmulOp, ConvOp>(op) && !op.hasAttr("bwc.keep_f32"))
-      candidates.push_back(&op);
+      (op.hasAttr("bwc.forward") ? forward : candidates).push_back(&op);
+  candidates.append(forward);
   if (candidates.empty())
     return success();
 
@@ -233,7 +242,7 @@ validationSearch(ModuleOp module, const CompileOptions &options,
   while (!runs.empty()) {
     auto [begin, end] = runs.back();
     runs.pop_back();
-    if (summary.trials >= kMaxCalibrationTrials) {
+    if (summary.trials >= maxTrials) {
       for (size_t i = begin; i < end; ++i)
         failedError[i] = -1; // not tried
       continue;
@@ -266,7 +275,7 @@ validationSearch(ModuleOp module, const CompileOptions &options,
       continue;
     std::string reason =
         err < 0 ? llvm::formatv("validation: not tried within {0} trials",
-                                kMaxCalibrationTrials)
+                                maxTrials)
                       .str()
                 : llvm::formatv("validation: in {0} the outputs differ from "
                                 "fp32 by {1:e2} (relative L2 > {2:e1})",

@@ -378,6 +378,8 @@ std::string mlir::bwc::validateOptions(const CompileOptions &o) {
            "' (expected fp32, fp16 or bf16)";
   if (o.calibrateTolerance < 0 || !std::isfinite(o.calibrateTolerance))
     return "--calibrate-tolerance expects a positive relative L2 bound";
+  if (o.calibrateTrials < 1)
+    return "--calibrate-trials expects a positive count";
   if (!o.calibrate.empty() && o.precision == "fp32")
     return "--calibrate expects --precision=fp16 or bf16 (it decides what "
            "stays f32)";

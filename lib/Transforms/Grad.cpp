@@ -177,6 +177,12 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
     if (!active.contains(y))
       return f.emitError() << "bwc-grad: the first output does not depend on "
                               "any trainable parameter";
+    // The forward contractions say so (--calibrate's search tries the
+    // backward ones in low precision first: rounding the forward moves the
+    // masks of piecewise-linear activations, the backward rarely hurts).
+    for (Operation *op : forward)
+      if (isa<MatmulOp, ConvOp>(op))
+        op->setAttr("bwc.forward", UnitAttr::get(f.getContext()));
 
     OpBuilder ob(ret);
     BWCBuilder b(ob, ret.getLoc());

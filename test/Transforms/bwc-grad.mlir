@@ -6,6 +6,7 @@
 // order; the initializer (bwc.initial_value) is a constant again, the
 // parameter without one stays an input. The bias adjoint sums the broadcast
 // rows back; the weight adjoint is x^T times the adjoint of the product.
+// The forward matmul is marked bwc.forward, the adjoint's is not.
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: %[[X:[^:]*]]: tensor<4x3xf32> {bwc.name = "x"}
 // CHECK-SAME: %[[W:[^:]*]]: tensor<3x2xf32> {bwc.name = "w", bwc.trainable}
@@ -14,7 +15,7 @@
 // CHECK-SAME: bwc.training = {loss = "mse", optimizer = "none", params = ["w", "b"]}
 // CHECK-DAG: %[[B:.*]] = bwc.constant dense<[5.000000e-01, -1.000000e+00]> : tensor<2xf32>
 // CHECK-DAG: %[[EIGHTH:.*]] = bwc.constant dense<1.250000e-01> : tensor<4x2xf32>
-// CHECK: %[[M:.*]] = bwc.matmul %[[X]], %[[W]]
+// CHECK: %[[M:.*]] = bwc.matmul %[[X]], %[[W]] {bwc.forward}
 // CHECK: %[[Y:.*]] = bwc.binary add %[[M]], %[[B]]
 // CHECK: %[[D:.*]] = bwc.binary sub %[[Y]], %[[T]]
 // CHECK: %[[SQ:.*]] = bwc.binary mul %[[D]], %[[D]]
@@ -24,7 +25,7 @@
 // CHECK: %[[GB1:.*]] = bwc.reduce sum %[[G]] axes = [0] keepdims = true
 // CHECK: %[[GB:.*]] = bwc.reshape %[[GB1]] : (tensor<1x2xf32>) -> tensor<2xf32>
 // CHECK: %[[XT:.*]] = bwc.transpose %[[X]] perm = [1, 0]
-// CHECK: %[[GW:.*]] = bwc.matmul %[[XT]], %[[G]]
+// CHECK: %[[GW:.*]] = bwc.matmul %[[XT]], %[[G]] :
 // CHECK: return %[[LOSS]], %[[GW]], %[[GB]]
 func.func @main(%x: tensor<4x3xf32> {bwc.name = "x"},
                 %w: tensor<3x2xf32> {bwc.name = "w", bwc.trainable},

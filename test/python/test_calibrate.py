@@ -90,6 +90,28 @@ def test_bwc_grad_step_with_three_data_sets(tmp_path):
     assert after[0] <= LIMITS["fp16"]
 
 
+def test_cross_entropy_step_of_a_classifier(tmp_path):
+    """A bwc-grad step with the cross-entropy loss (its options must not
+    leak into the programs calibration compiles), a small trial budget: the
+    report counts the trials, and untried contractions stay f32 and say
+    so."""
+    model = models.classifier_head()
+    rng = np.random.default_rng(4)
+    write_set(str(tmp_path / "cal"), {
+        "x": rng.random((8, 3, 16, 16)).astype(np.float32),
+        "target": rng.integers(0, 5, 8).astype(np.int64)})
+    art = bwc.compile(model, train="grad", loss="cross-entropy",
+                      precision="bf16", calibrate=[str(tmp_path / "cal")],
+                      calibrate_trials=1)
+    cal = art.report["calibration"]
+    assert cal["trials"] == 1, cal
+    reasons = [k["reason"] for k in cal["kept_f32"]]
+    # One trial: everything low at once either passes (nothing kept) or
+    # fails, and then nothing else is tried.
+    assert all(r.startswith("validation: not tried") for r in reasons) or \
+        not reasons, reasons
+
+
 def test_calibrate_errors(tmp_path):
     model = models.forward_mlp(layers=2, batch=4, width=8)
     with pytest.raises(bwc.CompileError, match="--calibrate expects "

@@ -82,6 +82,11 @@ static cl::opt<double> calibrateTolerance(
     cl::desc("--calibrate's limit on each output (relative L2 against "
              "fp32; default: 2.5e-3 fp16, 7.5e-3 bf16)"),
     cl::init(0.0));
+static cl::opt<int64_t> calibrateTrials(
+    "calibrate-trials", cl::cat(pipelineCategory),
+    cl::desc("--calibrate's search compiles and runs at most N programs "
+             "(default 64; what is left untried stays f32)"),
+    cl::init(64), cl::value_desc("N"));
 static cl::opt<std::string> ioPrecision(
     "io-precision", cl::cat(pipelineCategory),
     cl::desc("fp32 (default): f32 inputs and outputs keep their type; the "
@@ -248,6 +253,7 @@ int main(int argc, char **argv) {
   o.ioPrecision = ioPrecision;
   o.calibrate.assign(calibrateDirs.begin(), calibrateDirs.end());
   o.calibrateTolerance = calibrateTolerance;
+  o.calibrateTrials = calibrateTrials;
   o.layout = layout;
   o.peakBw = peakBw;
   o.memoryBudget = memoryBudget;

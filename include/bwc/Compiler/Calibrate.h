@@ -51,13 +51,13 @@ struct CalibrationSummary {
 /// against the fp32 program; 0 means a quarter of the conformance limit: 2.5e-3
 /// for fp16, 7.5e-3 for bf16, docs/passes/bwc-mixed-precision.md), else halves the run, so that only ops that
 /// break the tolerance on their own stay f32. Those get `bwc.keep_f32` with
-/// the reason; at most kMaxCalibrationTrials programs are tried (what is
-/// left untried stays f32, and the summary says so).
+/// the reason; at most `options.calibrateTrials` programs are tried (what
+/// is left untried stays f32, and says so). A training step's backward
+/// contractions are tried before the forward ones.
 LogicalResult calibrate(ModuleOp module, const std::vector<std::string> &caseDirs,
                         const CompileOptions &options,
                         CalibrationSummary &summary);
 
-constexpr int64_t kMaxCalibrationTrials = 64;
 
 } // namespace mlir::bwc
 

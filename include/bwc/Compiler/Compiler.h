@@ -51,6 +51,8 @@ struct CompileOptions {
   /// --calibrate's validation limit (relative L2 per output); 0: a quarter of
   /// the conformance limit of the precision (2.5e-3 fp16, 7.5e-3 bf16).
   double calibrateTolerance = 0;
+  /// --calibrate's validation search: at most this many trial programs.
+  int64_t calibrateTrials = 64;
   std::string layout = "auto"; ///< auto, nchw or nhwc
   double peakBw = kDefaultPeakGBps;
   /// Bytes, or with a KiB/MiB/GiB suffix; empty: no budget.
