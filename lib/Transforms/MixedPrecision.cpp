@@ -20,7 +20,9 @@
 // store an f32 copy in the producer's kernel.
 // Range safety: an f32 constant that the low type cannot hold (a finite
 // |v| > 65504 in fp16, or nonzeros that all flush to zero, like an
-// epsilon) is never converted; an op reading one stays in f32.
+// epsilon) is never converted; an op reading one stays in f32. With
+// --calibrate the same holds for computed values by their recorded
+// `bwc.range`, and ops marked `bwc.keep_f32` stay f32.
 // Operands are converted with bwc.cast where their type differs from the
 // op's; f32 constants are converted at compile time (dense and
 // dense_resource weights alike), and a cast back of an exact widening
@@ -338,10 +340,9 @@ public:
       break;
     }
     }
-    // --calibrate: a value whose recorded range the low type cannot hold
-    // stays f32, and so does every op that would convert it; the reason is
-    // recorded for the report.
-    // --calibrate's validation search marks ops to keep before this pass.
+    // --calibrate: ops its validation search marked stay f32; so does a
+    // value whose recorded range the low type cannot hold, and every op
+    // that would convert it (the reason is recorded for the report).
     if (op->hasAttr("bwc.keep_f32"))
       useLow = false;
     if (useLow) {

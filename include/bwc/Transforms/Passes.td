@@ -519,6 +519,11 @@ def MixedPrecisionPass : Pass<"bwc-mixed-precision", "::mlir::ModuleOp"> {
     converted at compile time; cast pairs that are exact round trips
     (f16 -> f32 -> f16) cancel.
 
+    With `bwc-compile --calibrate`: an op already marked `bwc.keep_f32`
+    (the validation search) stays f32, and so does an op that would give
+    the low type to a value whose recorded `bwc.range` ({max, median})
+    overflows or underflows it; the reason is written to `bwc.keep_f32`.
+
     Example (precision=fp16):
     ```mlir
     %y = bwc.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
