@@ -2,6 +2,7 @@
 #include "bwc/Analysis/InPlace.h"
 
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -50,6 +51,47 @@ std::string mlir::bwc::kernelInPlaceRefusal(func::FuncOp kernel,
     if (user != producer && !user->isBeforeInBlock(producer)) {
       os << "operand " << operandIdx << " is read after result " << resultIdx
          << " is computed";
+      return why;
+    }
+  }
+  // The code generators do not keep the block's order across results: the
+  // CPU elemental emitter stores one result (of one shape) at a time,
+  // loading operands as each result's expression first needs them, and
+  // linalg's elementwise fusion moves a single-use chain to its consumer.
+  // So another result may read the operand after this result has been
+  // stored over it (difftest seed 12414: a pool output read by a second
+  // result after the first, computed from other inputs, was written in
+  // place). What every generator keeps: another result may use the operand
+  // only through this result's value (cached in registers, or read back
+  // from this result's buffer), and only at this result's shape (one loop).
+  auto reach = [&](Operation *stop) {
+    llvm::SmallPtrSet<Operation *, 16> reached;
+    SmallVector<Operation *> work(arg.getUsers().begin(),
+                                  arg.getUsers().end());
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      if (op == stop || !reached.insert(op).second)
+        continue;
+      for (Value r : op->getResults())
+        for (Operation *u : r.getUsers())
+          work.push_back(u);
+    }
+    return reached;
+  };
+  llvm::SmallPtrSet<Operation *, 16> all = reach(nullptr),
+                                     besides = reach(producer);
+  Operation *terminator = body.getTerminator();
+  for (auto [j, v] : llvm::enumerate(terminator->getOperands())) {
+    if (j == resultIdx)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (v == arg || (def && besides.contains(def))) {
+      os << "operand " << operandIdx << " also feeds result " << j;
+      return why;
+    }
+    if (def && all.contains(def) && v.getType() != produced.getType()) {
+      os << "operand " << operandIdx << " feeds result " << j
+         << ", of another shape, through result " << resultIdx;
       return why;
     }
   }

@@ -66,6 +66,32 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
 
 // -----
 
+// Tests a two-result loop kernel (difftest seed 12414): result 0 may not
+// be written over operand 0, which feeds result 1, even though the block
+// reads it first (the CPU emitters compute result 1 after storing result
+// 0); it is written over operand 1, which feeds it alone, and result 1
+// over operand 0.
+// CHECK-LABEL: func.func @main
+// CHECK: call @main_k2_fusion_loop(%{{.*}}) {bwc.inplace = array<i64: 1, 0>
+func.func @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<f32> {
+  %a = bwc.unary exp %x : (tensor<64xf32>) -> tensor<64xf32>
+  %b = bwc.unary exp %y : (tensor<64xf32>) -> tensor<64xf32>
+  // expected-remark @+1 {{result 0 does not reuse operand 0 in place: operand 0 also feeds result 1}}
+  %r:2 = bwc.fusion loop (%a, %b) : (tensor<64xf32>, tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  ^bb0(%p: tensor<64xf32>, %q: tensor<64xf32>):
+    %m = bwc.unary abs %p : (tensor<64xf32>) -> tensor<64xf32>
+    %n = bwc.unary neg %q : (tensor<64xf32>) -> tensor<64xf32>
+    bwc.yield %n, %m : tensor<64xf32>, tensor<64xf32>
+  }
+  %s = bwc.reduce sum %r#1 axes = [0] keepdims = false : (tensor<64xf32>) -> tensor<f32>
+  %t = bwc.unary exp %r#0 : (tensor<64xf32>) -> tensor<64xf32>
+  %u = bwc.reduce sum %t axes = [0] keepdims = false : (tensor<64xf32>) -> tensor<f32>
+  %v = bwc.binary add %s, %u : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %v : tensor<f32>
+}
+
+// -----
+
 // Tests that the memory-aware order reduces each big buffer to a scalar
 // before computing the next big one, and is kept because the arena shrinks.
 // CHECK-LABEL: func.func @main

@@ -18,8 +18,10 @@ bool isElementwise(Operation *op);
 /// Why result `resultIdx` of `kernel` cannot be written over its argument
 /// `operandIdx`, or "" when it can: the kernel must be elementwise (only
 /// bwc.unary/binary/select/cast/constant) and read that argument only at
-/// its own shape, in ops before (or at) the one producing the result. The
-/// caller checks the types and the live range.
+/// its own shape, in ops before (or at) the one producing the result, and
+/// feed any other result only through this result's value and at its
+/// shape (the code generators may compute another result after storing
+/// this one). The caller checks the types and the live range.
 std::string kernelInPlaceRefusal(func::FuncOp kernel, unsigned resultIdx,
                                  unsigned operandIdx);
 
