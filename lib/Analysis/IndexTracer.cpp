@@ -167,7 +167,7 @@ void IndexTracer::visitOp(Operation *op, unsigned resultNo,
       keepdims = r.getKeepdims();
     } else {
       auto a = cast<ArgReduceOp>(op);
-      axes = {a.getAxis()};
+      axes = {static_cast<int64_t>(a.getAxis())};
       keepdims = a.getKeepdims();
     }
     SmallVector<int64_t> reducedShape, kept;

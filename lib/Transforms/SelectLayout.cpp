@@ -545,7 +545,7 @@ struct SelectLayoutPass
       for (Operation *op : chain.ops)
         if (mode != "auto")
           nhwc[op] = mode == "nhwc";
-      double allNchw = prices->cost({});
+      double allNchw = prices->cost(DenseMap<Operation *, bool>());
       double chosen = prices->cost(nhwc);
       int64_t id = chainId++;
       for (const Prices::OpCost &c : prices->ops) {

@@ -1,8 +1,10 @@
 //===- ImportRobustness.cpp - Mutated models never crash the importer -----===//
 //
 // Feeds N mutated copies of a real ONNX model to the importer: bytes
-// flipped, the file truncated, and protobuf fields dropped or corrupted
-// (nodes, attributes, initializers, inputs, dims). Every copy must either
+// flipped, the file truncated, and the structural mutations of the
+// structure-aware fuzz target (test/fuzz/ModelMutator.h: nodes dropped,
+// rewired or retyped, attributes, shapes, dtypes and initializers
+// corrupted). Every copy must either
 // import or be rejected with an error; a crash, an AddressSanitizer report or
 // a hang (SIGALRM after 60 s) fails the run. Built with -DBWC_ENABLE_ASAN=ON
 // by scripts/test.sh.
@@ -11,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Import/ONNX/Importer.h"
+
+#include "ModelMutator.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -50,69 +54,7 @@ std::string mutate(const std::string &original, std::mt19937_64 &rng,
   onnx::ModelProto model;
   if (!model.ParseFromString(original))
     return bytes;
-  onnx::GraphProto *g = model.mutable_graph();
-  auto dropAt = [&](auto *repeated) {
-    if (repeated->size() == 0)
-      return;
-    int i = below(repeated->size());
-    repeated->SwapElements(i, repeated->size() - 1);
-    repeated->RemoveLast();
-  };
-  switch (below(7)) {
-  case 0:
-    kind = "drop-node";
-    dropAt(g->mutable_node());
-    break;
-  case 1: {
-    kind = "drop-attribute";
-    if (g->node_size())
-      dropAt(g->mutable_node(below(g->node_size()))->mutable_attribute());
-    break;
-  }
-  case 2:
-    kind = "drop-initializer";
-    dropAt(g->mutable_initializer());
-    break;
-  case 3:
-    kind = "drop-input";
-    if (g->node_size())
-      dropAt(g->mutable_node(below(g->node_size()))->mutable_input());
-    break;
-  case 4: {
-    kind = "corrupt-attribute";
-    if (!g->node_size())
-      break;
-    auto *node = g->mutable_node(below(g->node_size()));
-    if (!node->attribute_size())
-      break;
-    auto *a = node->mutable_attribute(below(node->attribute_size()));
-    static const int64_t values[] = {-1, 0, 1, 7, -1000000, 1LL << 40};
-    a->set_i(values[below(6)]);
-    for (int i = 0; i < a->ints_size(); ++i)
-      a->set_ints(i, values[below(6)]);
-    a->set_f(-a->f());
-    if (below(2))
-      a->add_ints(values[below(6)]);
-    break;
-  }
-  case 5: {
-    kind = "corrupt-dims";
-    if (!g->initializer_size())
-      break;
-    auto *t = g->mutable_initializer(below(g->initializer_size()));
-    if (t->dims_size())
-      t->set_dims(below(t->dims_size()), below(2) ? -3 : (1LL << 33));
-    break;
-  }
-  default:
-    kind = "rename-tensor";
-    if (g->node_size()) {
-      auto *node = g->mutable_node(below(g->node_size()));
-      if (node->output_size())
-        node->set_output(0, node->input_size() ? node->input(0) : "x");
-    }
-    break;
-  }
+  bwc::fuzz::mutateModel(model, rng, kind);
   return model.SerializeAsString();
 }
 

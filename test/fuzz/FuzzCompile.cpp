@@ -1,0 +1,83 @@
+//===- FuzzCompile.cpp - The compiler fuzz targets' shared body -----------===//
+
+#include "FuzzCompile.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+
+using namespace mlir::bwc;
+
+namespace {
+
+/// A private folder with one external-data file, made once per process.
+const std::string &modelFolder() {
+  static const std::string folder = [] {
+    char tmpl[] = "/tmp/bwc-fuzz-XXXXXX";
+    if (!mkdtemp(tmpl))
+      std::abort();
+    std::string dir = tmpl;
+    if (FILE *f = std::fopen((dir + "/w.bin").c_str(), "wb")) {
+      for (int i = 0; i < 4096; ++i)
+        std::fputc((i * 37) & 0xff, f);
+      std::fclose(f);
+    }
+    return dir;
+  }();
+  return folder;
+}
+
+} // namespace
+
+void mlir::bwc::fuzz::compileInput(const uint8_t *data, size_t size,
+                             ModelSource::Format format) {
+  if (size == 0)
+    return; // an empty ModelSource::bytes means "read the path"
+  ModelSource source;
+  source.bytes.assign(reinterpret_cast<const char *>(data), size);
+  source.format = format;
+  source.path = modelFolder() +
+                (format == ModelSource::Format::mlir ? "/input.mlir"
+                                                     : "/input.onnx");
+  CompileOptions options;
+  switch (size % 5) {
+  case 1:
+    options.fusion = "none";
+    break;
+  case 2:
+    options.precision = "fp16";
+    break;
+  case 3:
+    options.codegen = "elemental";
+    break;
+  case 4:
+    options.train = "grad";
+    break;
+  default:
+    break;
+  }
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  mlir::FailureOr<CompileResult> result = compile(source, options, os);
+  os.flush();
+  if (mlir::failed(result)) {
+    if (diagnostics.find("error: ") == std::string::npos) {
+      std::fprintf(stderr, "refused without an error diagnostic:\n%s\n",
+                   diagnostics.c_str());
+      std::abort();
+    }
+    return;
+  }
+  std::string bytes = ::bwc::rt::serialize(result->artifact);
+  ::bwc::rt::Artifact again;
+  std::string error;
+  if (!::bwc::rt::deserialize(bytes, again, error) ||
+      ::bwc::rt::serialize(again) != bytes) {
+    std::fprintf(stderr, "compiled an artifact that does not round-trip: %s\n",
+                 error.c_str());
+    std::abort();
+  }
+}
