@@ -7,10 +7,11 @@ cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
 bash scripts/build.sh all mlir-doc
-# The importer's robustness test runs an AddressSanitizer build of its
-# driver (only that target and what it links).
+# The importer's robustness test and the runtime's out-of-memory checks
+# (LeakSanitizer) run an AddressSanitizer build of their drivers (only
+# those targets and what they link).
 BWC_BUILD_DIR=build-asan BWC_CMAKE_ARGS="-DBWC_ENABLE_ASAN=ON" \
-  bash scripts/build.sh bwc-import-robustness
+  bash scripts/build.sh bwc-import-robustness bwc-oom-check bwc-cuda-unittests
 # The libFuzzer targets: clang-22 with libFuzzer, ASan and UBSan
 # (scripts/fuzz.sh builds build-fuzz/, runtime only, for the artifact
 # target and build-fuzz-compiler/, the whole compiler, for the others;

@@ -271,13 +271,20 @@ CUresult moduleUnload(CUmodule module) {
   return CUDA_SUCCESS;
 }
 
-/// Functions live as long as the process (the real driver's do as long as
-/// their module; nothing uses one after unloading).
+/// Functions live as long as their module, as the driver's do: the module
+/// owns them (one handle per kernel, whoever asks), and unloading frees
+/// them (LeakSanitizer found them leaked per session before, 2026-12-03).
 CUresult moduleGetFunction(CUfunction *f, CUmodule module, const char *name) {
   auto *m = reinterpret_cast<SimModule *>(module);
   for (uint32_t i = 0; i < m->kernels.size(); ++i)
     if (m->kernels[i].name == name) {
-      *f = reinterpret_cast<CUfunction>(new SimFunction{m, i});
+      for (const std::unique_ptr<SimFunction> &fn : m->functions)
+        if (fn->kernel == i) {
+          *f = reinterpret_cast<CUfunction>(fn.get());
+          return CUDA_SUCCESS;
+        }
+      m->functions.push_back(std::make_unique<SimFunction>(SimFunction{m, i}));
+      *f = reinterpret_cast<CUfunction>(m->functions.back().get());
       return CUDA_SUCCESS;
     }
   return CUDA_ERROR_NOT_FOUND;

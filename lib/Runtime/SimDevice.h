@@ -30,6 +30,13 @@ struct Allocation {
 using Entry = void (*)(void **);
 
 /// A loaded sim object with its artifact metadata.
+struct SimModule;
+
+struct SimFunction {
+  SimModule *module = nullptr;
+  uint32_t kernel = 0;
+};
+
 struct SimModule {
   void *handle = nullptr;
   std::vector<SimKernel> kernels;
@@ -37,11 +44,9 @@ struct SimModule {
   std::vector<Entry> entries;
   /// The object's instruction counter (`__bwcsim_instructions`).
   uint64_t *instructions = nullptr;
-};
-
-struct SimFunction {
-  SimModule *module = nullptr;
-  uint32_t kernel = 0;
+  /// The handles cuModuleGetFunction gave out, one per kernel asked for;
+  /// freed with the module, as the driver's functions are.
+  std::vector<std::unique_ptr<SimFunction>> functions;
 };
 
 /// The process-wide emulated device.
