@@ -13,21 +13,35 @@ using namespace mlir::bwc;
 
 namespace {
 
-/// A private folder with one external-data file, made once per process.
-const std::string &modelFolder() {
-  static const std::string folder = [] {
+/// A private folder with one external-data file, made once per process
+/// and removed when it exits.
+class ModelFolder {
+public:
+  ModelFolder() {
     char tmpl[] = "/tmp/bwc-fuzz-XXXXXX";
     if (!mkdtemp(tmpl))
       std::abort();
-    std::string dir = tmpl;
-    if (FILE *f = std::fopen((dir + "/w.bin").c_str(), "wb")) {
+    dir_ = tmpl;
+    if (FILE *f = std::fopen(file().c_str(), "wb")) {
       for (int i = 0; i < 4096; ++i)
         std::fputc((i * 37) & 0xff, f);
       std::fclose(f);
     }
-    return dir;
-  }();
-  return folder;
+  }
+  ~ModelFolder() {
+    std::remove(file().c_str());
+    rmdir(dir_.c_str());
+  }
+  const std::string &path() const { return dir_; }
+
+private:
+  std::string file() const { return dir_ + "/w.bin"; }
+  std::string dir_;
+};
+
+const std::string &modelFolder() {
+  static const ModelFolder folder;
+  return folder.path();
 }
 
 } // namespace
