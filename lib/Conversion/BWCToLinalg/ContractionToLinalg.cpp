@@ -424,8 +424,10 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                          filterPerm = op.getFilterPerm();
     SmallVector<int64_t> dims = spatialDims(dataPerm);
     if (op.getTransposed()) {
-      ArrayRef<int64_t> ks =
-          ArrayRef<int64_t>(op.getLogicalFilterShape()).drop_front(2);
+      // getLogicalFilterShape returns a vector: keep it alive (an ArrayRef
+      // into the temporary read freed stack, found by the fuzz targets).
+      SmallVector<int64_t> filterShape = op.getLogicalFilterShape();
+      ArrayRef<int64_t> ks = ArrayRef<int64_t>(filterShape).drop_front(2);
       SmallVector<int64_t> lo, hi;
       for (int64_t i = 0; i < spatial; ++i) {
         int64_t span = op.getDilations()[i] * (ks[i] - 1);
