@@ -17,6 +17,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -104,9 +105,59 @@ namespace {
 /// (a zero stride is SIGFPE inside onnx::convPoolShapeInference). It is only
 /// a cross-check here, so it is skipped for such graphs; the handlers then
 /// reject the attribute with a proper error.
+/// Bytes per element of the fixed-size ONNX types; 0 for the others.
+int64_t onnxElementBytes(int32_t type) {
+  switch (type) {
+  case onnx::TensorProto::BOOL:
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
+    return 1;
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
+    return 2;
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::FLOAT:
+    return 4;
+  case onnx::TensorProto::INT64:
+  case onnx::TensorProto::UINT64:
+  case onnx::TensorProto::DOUBLE:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/// libonnx 1.12's ParseData copies a tensor's raw_data into a vector sized
+/// from it without checking it against the shape: a truncated one (7 bytes
+/// for four int64) writes through a null pointer (the modelproto fuzz
+/// target, 2026-12-03). Such a tensor keeps inference off; the importer's
+/// own reading of it names the tensor.
+bool rawDataMatchesShape(const onnx::TensorProto &t) {
+  int64_t bytes = onnxElementBytes(t.data_type());
+  if (t.raw_data().empty() || bytes == 0)
+    return true;
+  for (int64_t d : t.dims())
+    if (d < 0 || llvm::MulOverflow(bytes, d, bytes))
+      return false;
+  return uint64_t(bytes) == t.raw_data().size();
+}
+
 bool shapeInferenceIsSafe(const onnx::GraphProto &graph) {
+  for (const auto &init : graph.initializer())
+    if (!rawDataMatchesShape(init))
+      return false;
   for (const auto &node : graph.node())
     for (const auto &a : node.attribute()) {
+      if (a.has_t() && !rawDataMatchesShape(a.t()))
+        return false;
+      if (a.has_g() && !shapeInferenceIsSafe(a.g()))
+        return false;
+      for (const auto &sub : a.graphs())
+        if (!shapeInferenceIsSafe(sub))
+          return false;
       if (a.name() != "strides" && a.name() != "dilations" &&
           a.name() != "kernel_shape" && a.name() != "blocksize" &&
           a.name() != "group")
