@@ -93,7 +93,8 @@ def bundled_metas(outdir):
         return metas
     with tarfile.open(bundle) as tar:
         for member in tar:
-            parts = member.name.split("/")
+            # normpath: a bundle repacked with `tar -C DIR .` names ./cases/...
+            parts = os.path.normpath(member.name).split("/")
             if len(parts) == 3 and parts[0] == "cases" and parts[2] == "meta.json":
                 try:
                     metas[parts[1]] = json.load(tar.extractfile(member))

@@ -718,8 +718,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   if (!externalOk)
     return nullptr;
 
-  // libonnx's checker (structural validation) and shape inference (the
-  // reference our own shape rules are cross-checked against, node by node).
+  // libonnx's checker (structural validation); its shape inference runs
+  // once every node is imported (below).
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception &e) {
@@ -729,22 +729,6 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     emitWarning(fileLoc()) << "the ONNX checker reports: "
                            << StringRef(e.what()).split('\n').first;
   }
-  if (shapeInferenceIsSafe(graph)) {
-    // Inference runs on a copy without the weights' bytes, so big models
-    // stay cheap; small tensors (shape operands) keep their data.
-    onnx::ModelProto light = model;
-    for (auto &init : *light.mutable_graph()->mutable_initializer())
-      if (init.raw_data().size() > 256)
-        init.clear_raw_data();
-    try {
-      onnx::shape_inference::InferShapes(light);
-      for (const auto &vi : light.graph().value_info())
-        inferred[vi.name()] = vi;
-    } catch (const std::exception &) {
-      // Our own shape rules decide; inference is only a cross-check.
-    }
-  }
-
   // Unknown ops: collect them all in one run.
   bool ok = true;
   for (int i = 0; i < graph.node_size(); ++i) {
@@ -965,6 +949,11 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     return nullptr;
 
   FailureOr<SmallVector<int>> order = orderNodes(graph, known);
+  struct ImportedOutput {
+    int node, index;
+    Value value;
+  };
+  SmallVector<ImportedOutput> imported;
   if (failed(order))
     return nullptr;
 
@@ -1000,15 +989,40 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
         }
       }
       values[node.output(k)] = results[k];
-      if (auto it = inferred.find(node.output(k)); it != inferred.end())
-        crossCheck(nodeLoc(node, i),
-                   "node '" + displayName(node) + "' (" + node.op_type() +
-                       "): output '" + node.output(k) + "'",
-                   it->second, results[k], "ONNX shape inference");
+      imported.push_back({i, k, results[k]});
     }
   }
   if (!ok)
     return nullptr;
+
+  // libonnx's shape inference, the reference our own shape rules are
+  // cross-checked against, runs only now: every node has passed bwc's own
+  // checks. libonnx 1.12 trusts what it infers over (a rank-2 input of a
+  // Conv with a rank-3 weight reads past a RepeatedPtrField: SEGV, the
+  // modelproto fuzz target, 2026-12-04), so it never sees a graph bwc
+  // rejects. Inference runs on a copy without the weights' bytes, so big
+  // models stay cheap; small tensors (shape operands) keep their data.
+  if (shapeInferenceIsSafe(graph)) {
+    onnx::ModelProto light = model;
+    for (auto &init : *light.mutable_graph()->mutable_initializer())
+      if (init.raw_data().size() > 256)
+        init.clear_raw_data();
+    try {
+      onnx::shape_inference::InferShapes(light);
+      for (const auto &vi : light.graph().value_info())
+        inferred[vi.name()] = vi;
+    } catch (const std::exception &) {
+      // Our own shape rules decide; inference is only a cross-check.
+    }
+  }
+  for (const ImportedOutput &out : imported) {
+    const onnx::NodeProto &node = graph.node(out.node);
+    if (auto it = inferred.find(node.output(out.index)); it != inferred.end())
+      crossCheck(nodeLoc(node, out.node),
+                 "node '" + displayName(node) + "' (" + node.op_type() +
+                     "): output '" + node.output(out.index) + "'",
+                 it->second, out.value, "ONNX shape inference");
+  }
 
   SmallVector<Value> outs;
   SmallVector<Type> outTypes;
