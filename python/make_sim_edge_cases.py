@@ -165,6 +165,51 @@ def cases():
     c.node("ReduceMean", ["x"], ["z"], axes=[1], keepdims=1)
     out.append((c, [("z", x.mean(1, keepdims=True))]))
 
+    # Reductions followed by order-keeping reshapes/transposes (relaid,
+    # docs/targets/cuda.md): a channel mean moved channels-last (unit dims
+    # only: ppocr_det's 174 us one-thread-per-row kernel on the H200,
+    # 2026-12-04) and a LayerNorm whose rows are reshaped.
+    c = Case("row_mean_relaid", ["row_reduction"])
+    x = c.input("x", rand(1, 24, 9, 11))
+    c.node("GlobalAveragePool", ["x"], ["m"])
+    c.node("Transpose", ["m"], ["z"], perm=[0, 2, 3, 1])
+    out.append((c, [("z", x.mean((2, 3), keepdims=True).transpose(0, 2, 3, 1))]))
+
+    c = Case("row_layernorm_reshaped", ["row_reduction"])
+    x = c.input("x", rand(6, 50))
+    g, be = c.weight("g", rand(50)), c.weight("be", rand(50))
+    c.node("LayerNormalization", ["x", "g", "be"], ["n"], axis=-1,
+           epsilon=EPS)
+    c.weight("shape", np.array([1, 6, 5, 10], dtype=np.int64))
+    c.node("Reshape", ["n", "shape"], ["z"])
+    mu = x.mean(-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(-1, keepdims=True)
+    out.append((c, [("z", ((x - mu) / np.sqrt(var + EPS) * g + be)
+                     .reshape(1, 6, 5, 10))]))
+
+    # Relaid by transposes that move rows (strided stores at the mapped
+    # index): ppocr_rec's LayerNorm moved to [1, 120, 1, 40] (569 us one
+    # thread per output on the H200, 2026-12-04), and per-row means whose
+    # rows are permuted.
+    c = Case("row_layernorm_transposed", ["row_reduction"])
+    x = c.input("x", rand(1, 40, 12))
+    g, be = c.weight("g", rand(12)), c.weight("be", rand(12))
+    c.node("LayerNormalization", ["x", "g", "be"], ["n"], axis=-1,
+           epsilon=EPS)
+    c.weight("shape4", np.array([1, 1, 40, 12], dtype=np.int64))
+    c.node("Reshape", ["n", "shape4"], ["r"])
+    c.node("Transpose", ["r"], ["z"], perm=[0, 3, 1, 2])
+    mu = x.mean(-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(-1, keepdims=True)
+    out.append((c, [("z", ((x - mu) / np.sqrt(var + EPS) * g + be)
+                     .reshape(1, 1, 40, 12).transpose(0, 3, 1, 2))]))
+
+    c = Case("row_mean_rows_permuted", ["row_reduction"])
+    x = c.input("x", rand(2, 3, 8))
+    c.node("ReduceMean", ["x"], ["m"], axes=[2], keepdims=1)
+    c.node("Transpose", ["m"], ["z"], perm=[1, 0, 2])
+    out.append((c, [("z", x.mean(2, keepdims=True).transpose(1, 0, 2))]))
+
     c = Case("col_sum_partial", ["column_reduction"])  # 40 = 32 + 8 columns
     x = c.input("x", rand(100, 40))
     c.node("ReduceSum", ["x", "axes"], ["z"], keepdims=0)

@@ -112,10 +112,14 @@ compare() {
 for m in ppocr_det ppocr_rec; do
   compare "fusion-$m" "$m.nofuse" "$m"
 done
-# 5b. Layout and tiling passes off vs on (ppocr_det, batch 8).
+# 5b. Layout and tiling passes off vs on (ppocr_det, batch 8; only with
+# BWC_GPU_CHECK_LAYOUT_AB when preparing).
 compare layout-ppocr_det.b8 ppocr_det.b8.nolayout ppocr_det.b8 "no layout/tile,layout+tile"
-# 5b'. Convolutions one thread per output vs implicit GEMMs (ppocr_det).
-compare conv-ppocr_det ppocr_det.directconv ppocr_det "direct conv,implicit GEMM"
+# 5b'. Every convolution an implicit GEMM vs the default (auto), at batch 1
+# and 8, and every one one thread per output vs auto at batch 8.
+compare conv-ppocr_det ppocr_det.gemm ppocr_det "implicit GEMM,auto"
+compare conv-ppocr_det.b8 ppocr_det.b8.gemm ppocr_det.b8 "implicit GEMM,auto"
+compare direct-ppocr_det.b8 ppocr_det.b8.direct ppocr_det.b8 "direct conv,auto"
 # 5b''. The bf16 matmul on the f32 tiling vs the tensor cores.
 compare mma-matmul matmul_bias_gelu_bf16.f32tiles matmul_bias_gelu_bf16 "f32 tiles,tensor cores"
 
@@ -157,8 +161,16 @@ if [ -f "$res/layout-ppocr_det.b8.txt" ]; then
   tail -8 "$res/layout-ppocr_det.b8.txt"
 fi
 if [ -f "$res/conv-ppocr_det.txt" ]; then
-  echo; echo "== ppocr_det: left --conv-kernels=direct, right implicit GEMMs (default)"
+  echo; echo "== ppocr_det: left --conv-kernels=gemm, right auto (default)"
   tail -8 "$res/conv-ppocr_det.txt"
+fi
+if [ -f "$res/conv-ppocr_det.b8.txt" ]; then
+  echo; echo "== ppocr_det batch 8: left --conv-kernels=gemm, right auto (default)"
+  tail -8 "$res/conv-ppocr_det.b8.txt"
+fi
+if [ -f "$res/direct-ppocr_det.b8.txt" ]; then
+  echo; echo "== ppocr_det batch 8: left --conv-kernels=direct, right auto (default)"
+  tail -8 "$res/direct-ppocr_det.b8.txt"
 fi
 if [ -f "$res/mma-matmul.txt" ]; then
   echo; echo "== matmul_bias_gelu_bf16: left --tensor-cores=off, right mma.sync (default)"

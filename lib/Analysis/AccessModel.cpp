@@ -12,6 +12,7 @@
 
 #include "bwc/Analysis/CostModel.h"
 #include "bwc/Analysis/IndexTracer.h"
+#include "bwc/Analysis/KernelFit.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 
 using namespace mlir;
@@ -207,11 +208,14 @@ void Model::rowReduction(int64_t block) {
           read(in, delinearize(r * row + p, shapeOf(in.getType())));
         }
         for (unsigned k = 0; k < kernel.getNumResults(); ++k) {
+          // A relaid result (relayoutChain) lands where its chain maps
+          // the source's element, as the CUDA driver stores it.
+          SmallVector<Operation *> chain = relayoutChain(ret->getOperand(k));
           int64_t n = numel(kernel.getResultTypes()[k]);
           if (n == rows * row && n != rows)
-            write(k, r * row + p);
+            write(k, relaidIndex(chain, r * row + p));
           else if (t % perRow == 0 && j == 0)
-            write(k, r);
+            write(k, relaidIndex(chain, r));
         }
       }
     }

@@ -153,8 +153,59 @@ Operation *mlir::bwc::tiledContraction(func::FuncOp kernel, bool convs) {
   return op;
 }
 
+bool mlir::bwc::keepsLinearOrder(Operation *op) {
+  if (isa<ReshapeOp>(op))
+    return true;
+  auto t = dyn_cast<TransposeOp>(op);
+  if (!t)
+    return false;
+  // The input dims of extent > 1 keep their relative order.
+  ArrayRef<int64_t> in = t.getInput().getType().getShape();
+  int64_t last = -1;
+  for (int64_t d : t.getPerm()) {
+    if (in[d] == 1)
+      continue;
+    if (d < last)
+      return false;
+    last = d;
+  }
+  return true;
+}
+
+SmallVector<Operation *> mlir::bwc::relayoutChain(Value v) {
+  SmallVector<Operation *> chain;
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<ReshapeOp, TransposeOp>(def))
+      break;
+    chain.push_back(def);
+    v = def->getOperand(0);
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+int64_t mlir::bwc::relaidIndex(ArrayRef<Operation *> chain, int64_t linear) {
+  for (Operation *op : chain) {
+    auto t = dyn_cast<TransposeOp>(op);
+    if (!t)
+      continue;
+    ArrayRef<int64_t> in = t.getInput().getType().getShape();
+    ArrayRef<int64_t> out = t.getType().getShape();
+    SmallVector<int64_t> idx(in.size());
+    for (int64_t d = in.size() - 1, rest = linear; d >= 0; --d) {
+      idx[d] = rest % std::max<int64_t>(1, in[d]);
+      rest /= std::max<int64_t>(1, in[d]);
+    }
+    linear = 0;
+    for (size_t d = 0; d < out.size(); ++d)
+      linear = linear * out[d] + idx[t.getPerm()[d]];
+  }
+  return linear;
+}
+
 bool mlir::bwc::reductionValuesStayInRow(func::FuncOp kernel,
-                                         ArrayRef<ReduceOp> reduces) {
+                                         ArrayRef<ReduceOp> reduces,
+                                         bool anyRelayout) {
   if (reduces.empty())
     return false;
   ReduceOp first = reduces.front();
@@ -165,8 +216,15 @@ bool mlir::bwc::reductionValuesStayInRow(func::FuncOp kernel,
   // Every value downstream of a reduction holds one value per row (the
   // keepdims shape, or the reduce's own result) or a whole row, and is
   // only combined with values of its own row.
-  llvm::SmallPtrSet<Value, 16> perRow;
-  auto isRowValue = [&](Value v) { return perRow.contains(v); };
+  // Reshapes and transposes (relaid values) may follow as the kernel's
+  // last steps: one that keeps the linear order reads the same row at the
+  // same linear index; with `anyRelayout` the driver maps the index
+  // (relayoutChain). Nothing but another such op or the return may read a
+  // relaid value.
+  llvm::SmallPtrSet<Value, 16> perRow, relaid;
+  auto isRowValue = [&](Value v) {
+    return perRow.contains(v) || relaid.contains(v);
+  };
   for (Operation &op : kernel.getBody().front()) {
     if (auto r = dyn_cast<ReduceOp>(op)) {
       if (isRowValue(r.getInput()) &&
@@ -180,6 +238,14 @@ bool mlir::bwc::reductionValuesStayInRow(func::FuncOp kernel,
     if (!llvm::any_of(op.getOperands(), isRowValue))
       continue;
     if (op.getNumResults() != 1)
+      return false;
+    if (isa<ReshapeOp, TransposeOp>(op) &&
+        (anyRelayout || keepsLinearOrder(&op))) {
+      relaid.insert(op.getResult(0));
+      continue;
+    }
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return relaid.contains(v); }))
       return false;
     auto result = cast<RankedTensorType>(op.getResult(0).getType());
     if (isa<UnaryOp, CastOp>(op)) {
@@ -202,4 +268,18 @@ bool mlir::bwc::reductionValuesStayInRow(func::FuncOp kernel,
     perRow.insert(op.getResult(0));
   }
   return true;
+}
+
+int64_t mlir::bwc::contractionTiles(Operation *contraction) {
+  std::optional<GemmView> view = GemmView::get(contraction);
+  if (!view)
+    return 0;
+  int64_t tiles = ((view->m + 63) / 64) * ((view->n + 63) / 64);
+  for (int64_t d : view->batchShape)
+    tiles *= d;
+  return tiles;
+}
+
+bool mlir::bwc::implicitGemmFills(Operation *contraction, int64_t smCount) {
+  return !isa<ConvOp>(contraction) || contractionTiles(contraction) >= smCount;
 }

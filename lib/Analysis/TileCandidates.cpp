@@ -225,6 +225,8 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
     // a tie.
     Type elt = cast<ShapedType>(view.result().getType()).getElementType();
     bool sixteen = (elt.isF16() || elt.isBF16()) && choices.tensorCores;
+    bool starved =
+        choices.convGemmFill && !implicitGemmFills(contraction, smCount);
     SmallVector<int64_t, 2> variants = {sixteen ? 1 : 0};
     if (sixteen)
       variants.push_back(0);
@@ -242,7 +244,7 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
            // its A tile rows are padded to tm + 2.
            mma ? (tm + tn) * 24 * 2 + tm * (tn + 1) * 4
                : (tm + 2 + tn) * tk * 4,
-           /*preferOnTie=*/mma == 1 || !sixteen});
+           /*preferOnTie=*/mma == 1 || !sixteen, starved});
   }
   return out;
 }

@@ -64,7 +64,8 @@ CudaOptions cudaOptionsOf(const CompileOptions &o) {
   cuda.smCount = o.smCount;
   cuda.tile = o.tile == "default";
   cuda.tileEmitters = o.tileEmitters;
-  cuda.convGemm = o.convKernels == "gemm";
+  cuda.convGemm = o.convKernels != "direct";
+  cuda.convGemmFill = o.convKernels == "auto";
   cuda.tensorCores = o.tensorCores == "on";
   cuda.tuningCache = o.tuningCache;
   cuda.tuneGpu = o.tuneGpu;
@@ -361,9 +362,9 @@ std::string mlir::bwc::validateOptions(const CompileOptions &o) {
     return "--cuda-sim expects on or off but got '" + o.cudaSim + "'";
   if (!oneOf(o.tensorCores, {"on", "off"}))
     return "--tensor-cores expects on or off but got '" + o.tensorCores + "'";
-  if (!oneOf(o.convKernels, {"gemm", "direct"}))
-    return "--conv-kernels expects gemm or direct but got '" + o.convKernels +
-           "'";
+  if (!oneOf(o.convKernels, {"auto", "gemm", "direct"}))
+    return "--conv-kernels expects auto, gemm or direct but got '" +
+           o.convKernels + "'";
   if (!oneOf(o.elementalConv, {"direct", "gemm"}))
     return "--elemental-conv expects direct or gemm but got '" +
            o.elementalConv + "'";

@@ -73,11 +73,14 @@ bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
   if (shape.row == 0 || shape.rows > INT32_MAX)
     return false;
 
-  if (!reductionValuesStayInRow(kernel, reduces))
+  if (!reductionValuesStayInRow(kernel, reduces, /*anyRelayout=*/true))
     return false;
+  // Per-row results (one value per row) and whole-row ones (the input's
+  // element count; relaid ones stored where their relayoutChain maps).
   for (Type t : kernel.getResultTypes()) {
     auto rt = cast<RankedTensorType>(t);
-    if (rt.getNumElements() != shape.rows && rt.getShape() != shape.input)
+    if (rt.getNumElements() != shape.rows &&
+        rt.getNumElements() != inType.getNumElements())
       return false;
   }
   return true;
@@ -195,7 +198,8 @@ struct ConfigureKernelsPass
       set("rows", row.rows);
       set("vector", l.vector);
       set("elements_per_thread", l.perThread);
-    } else if (Operation *mm = tiledContraction(kernel, convGemm)) {
+    } else if (Operation *mm = tiledContraction(kernel, convGemm);
+               mm && (!convGemmFill || implicitGemmFills(mm, smCount))) {
       // 64x64 output tiles of its GEMM view, K in steps of 16 through
       // shared memory, 4x4 outputs per thread of 256 (in the epilogue).
       GemmView view = *GemmView::get(mm);

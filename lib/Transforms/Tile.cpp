@@ -67,9 +67,11 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
       TileCandidate best;
       double bestEfficiency = -1;
       int64_t bestBlocks = -1;
+      bool bestStarved = true;
       for (const TileCandidate &c :
            tileCandidates(kernel, dflt, allowed, smCount,
-                          ContractionChoices{convGemm, tensorCores})) {
+                          ContractionChoices{convGemm, tensorCores,
+                                             convGemmFill})) {
         if (c.sharedBytes > sharedMemoryBytes)
           continue;
         FailureOr<KernelCoalescing> k = analyzeCoalescing(kernel, c.config);
@@ -78,12 +80,17 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
         double e = std::round(k->efficiency() * 1e6) / 1e6;
         int64_t blocks = std::min<int64_t>(
             c.config.getAs<IntegerAttr>("grid").getInt(), 2 * smCount);
+        // A starved implicit GEMM ranks below every other candidate.
+        if (c.starved && !bestStarved)
+          continue;
         bool tie = e == bestEfficiency;
-        if (e > bestEfficiency || (tie && blocks > bestBlocks) ||
+        if ((bestStarved && !c.starved) || e > bestEfficiency ||
+            (tie && blocks > bestBlocks) ||
             (tie && blocks == bestBlocks && c.preferOnTie)) {
           best = c;
           bestEfficiency = e;
           bestBlocks = blocks;
+          bestStarved = c.starved;
         }
       }
       kernel->setAttr(kKernelConfigAttrName, best.config);

@@ -349,3 +349,62 @@ func.func private @decl(tensor<4xf32>) -> tensor<4xf32> attributes {bwc.kernel}
 // Tests the diagnostic for an impossible block size.
 // RUN: not bwc-opt %s --bwc-configure-kernels="loop-block=100" 2>&1 | FileCheck %s --check-prefix=BLOCK
 // BLOCK: expects sm-count >= 1 and loop-block, max-threads multiples of 32 with loop-block <= max-threads <= 1024 but got sm-count=132 loop-block=100 max-threads=1024
+
+// -----
+
+// Tests reductions followed by reshapes and transposes as the last steps
+// (relaid): a channel mean moved channels-last and a LayerNorm-like row
+// whose result is transposed get the row driver (it stores each element
+// where the chain moves it); a transpose whose result feeds more
+// arithmetic still mixes rows: thread_per_output.
+// CHECK-LABEL: func.func private @k_mean_relaid
+// CHECK-SAME: emitter = "row_reduction"
+// CHECK-SAME: row = 64 : i64, rows = 8 : i64
+// CHECK-LABEL: func.func private @k_row_transposed
+// CHECK-SAME: emitter = "row_reduction"
+// CHECK-LABEL: func.func private @k_transpose_then_add
+// CHECK-SAME: emitter = "thread_per_output"
+func.func private @k_mean_relaid(%x: tensor<1x8x8x8xf32>) -> tensor<1x1x1x8xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce mean %x axes = [2, 3] keepdims = true : (tensor<1x8x8x8xf32>) -> tensor<1x8x1x1xf32>
+  %t = bwc.transpose %m perm = [0, 2, 3, 1] : (tensor<1x8x1x1xf32>) -> tensor<1x1x1x8xf32>
+  return %t : tensor<1x1x1x8xf32>
+}
+func.func private @k_row_transposed(%x: tensor<4x6xf32>) -> tensor<1x6x4xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce mean %x axes = [1] keepdims = true : (tensor<4x6xf32>) -> tensor<4x1xf32>
+  %d = bwc.binary sub %x, %m : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf32>
+  %r = bwc.reshape %d : (tensor<4x6xf32>) -> tensor<1x4x6xf32>
+  %t = bwc.transpose %r perm = [0, 2, 1] : (tensor<1x4x6xf32>) -> tensor<1x6x4xf32>
+  return %t : tensor<1x6x4xf32>
+}
+func.func private @k_transpose_then_add(%x: tensor<4x4xf32>) -> tensor<4x4xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce mean %x axes = [1] keepdims = true : (tensor<4x4xf32>) -> tensor<4x1xf32>
+  %d = bwc.binary sub %x, %m : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+  %t = bwc.transpose %d perm = [1, 0] : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %s = bwc.binary add %t, %d : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %s : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests conv-gemm-fill: a groups-1 convolution with 1 64x64 tile is an
+// implicit GEMM only with sm-count 1 or conv-gemm-fill=false; with the
+// default 132 SMs it runs one thread per output. A matmul of one tile is
+// tiled either way.
+// CHECK-LABEL: func.func private @k_conv_one_tile
+// CHECK-SAME: emitter = "thread_per_output"
+// CHECK-LABEL: func.func private @k_matmul_one_tile
+// CHECK-SAME: emitter = "contraction_tiled"
+// FILL1-LABEL: func.func private @k_conv_one_tile
+// FILL1-SAME: emitter = "contraction_tiled", grid = 1 : i64
+// NOFILL-LABEL: func.func private @k_conv_one_tile
+// NOFILL-SAME: emitter = "contraction_tiled", grid = 1 : i64
+// RUN: bwc-opt %s --split-input-file "--bwc-configure-kernels=sm-count=1" --verify-diagnostics | FileCheck %s --check-prefix=FILL1
+// RUN: bwc-opt %s --split-input-file "--bwc-configure-kernels=conv-gemm-fill=false" --verify-diagnostics | FileCheck %s --check-prefix=NOFILL
+func.func private @k_conv_one_tile(%x: tensor<1x8x6x6xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x6x6xf32> attributes {bwc.kernel} {
+  %c = bwc.conv %x, %w strides = [1, 1] dilations = [1, 1] pads = [1, 1, 1, 1] groups = 1 : (tensor<1x8x6x6xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x6x6xf32>
+  return %c : tensor<1x16x6x6xf32>
+}
+func.func private @k_matmul_one_tile(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> attributes {bwc.kernel} {
+  %c = bwc.matmul %a, %b : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  return %c : tensor<8x8xf32>
+}

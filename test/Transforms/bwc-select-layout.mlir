@@ -13,7 +13,7 @@
 // fetched, bwc.layout_check). Constant filters are stored
 // [K..., C, F] at compile time, the per-channel bias [64, 1, 1] becomes
 // [1, 1, 1, 64]; the chain's inside has no transpose.
-// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3629312 : i64, nchw_fetched_bytes = 4383232 : i64}}
+// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3629312 : i64, nchw_fetched_bytes = 4384768 : i64}}
 // CHECK-NEXT: func.func @main
 // CHECK-NEXT: %[[X:.*]] = bwc.transpose %arg0 perm = [0, 2, 3, 1] : (tensor<1x16x64x64xf32>) -> tensor<1x64x64x16xf32>
 // CHECK-NEXT: %[[W0:.*]] = bwc.constant dense<5.000000e-01> : tensor<1x1x16x64xf32>

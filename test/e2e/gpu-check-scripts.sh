@@ -55,7 +55,7 @@ PY
 # comparisons that ppocr_det's variants get on the GPU.
 tar xzf "$tmp/out/bundle.tgz" -C "$tmp/out" artifacts/smoke.bwc
 cp "$tmp/out/artifacts/smoke.bwc" "$tmp/out/artifacts/ppocr_det.bwc"
-cp "$tmp/out/artifacts/smoke.bwc" "$tmp/out/artifacts/ppocr_det.directconv.bwc"
+cp "$tmp/out/artifacts/smoke.bwc" "$tmp/out/artifacts/ppocr_det.gemm.bwc"
 mkdir -p "$tmp/ret"
 OUT=$tmp/ret BWC_RUN=$build/bin/bwc-run BWC_CUDA_DRIVER=$build/lib/libbwc-fake-cuda.so \
   SKIP_PEERS=1 BENCH_RUNS=3 PEAK_COPY_BYTES=1048576 \
@@ -70,7 +70,7 @@ grep -qx 'results/summary.txt' "$tmp/ret/list.txt" ||
 grep -q '^layernorm_fp32 .* PASS .* 0\.3 *0\.5$' "$tmp/table.txt" ||
   { echo "FAIL: the layernorm row lacks the canned peer figures"; exit 1; }
 grep -q '^smoke .* PASS ' "$tmp/table.txt"
-grep -q '^== ppocr_det: left --conv-kernels=direct, right implicit GEMMs' "$tmp/table.txt" ||
+grep -q '^== ppocr_det: left --conv-kernels=gemm, right auto' "$tmp/table.txt" ||
   { echo "FAIL: no side-by-side conv comparison"; exit 1; }
 grep -q '^kernel timing  *graph  *graph$' "$tmp/table.txt" ||
   { echo "FAIL: the comparison does not say how kernels were timed"; exit 1; }

@@ -126,10 +126,11 @@ static cl::opt<std::string> tileEmitters(
              "those the CUDA target has; see docs/passes/bwc-tile.md)"));
 static cl::opt<std::string> convKernels(
     "conv-kernels", cl::cat(cudaCategory),
-    cl::desc("CUDA: gemm (default: direct convolutions with groups 1 as "
-             "implicit GEMMs, contraction_tiled) or direct (one thread per "
-             "output, the kernels before 2026-11-30)"),
-    cl::init("gemm"));
+    cl::desc("CUDA: auto (default: direct convolutions with groups 1 as "
+             "implicit GEMMs, contraction_tiled, where their 64x64 tiles "
+             "fill the SMs; one thread per output otherwise), gemm (every "
+             "one an implicit GEMM) or direct (one thread per output)"),
+    cl::init("auto"));
 static cl::opt<std::string> cudaSim(
     "cuda-sim", cl::cat(cudaCategory),
     cl::desc("CUDA: on (default: the artifact also carries the kernels "

@@ -40,9 +40,27 @@ class ReduceOp;
 /// exactly: such values are computed only by unary, cast, binary, select
 /// and broadcast ops, per row (the keepdims shape) or whole-row (the input
 /// shape), a per-row operand meeting a whole-row one only in the keepdims
-/// shape, and a reduction reads them only on the input shape. Shared by
-/// the CUDA row-reduction fit and the CPU elemental driver's "rows".
-bool reductionValuesStayInRow(func::FuncOp kernel, ArrayRef<ReduceOp> reduces);
+/// shape, and a reduction reads them only on the input shape. Last, they
+/// may be relaid by reshapes and transposes (only those that
+/// keepLinearOrder unless `anyRelayout`), whose results only such ops or
+/// the return read: a driver then stores a relaid result at the index
+/// relayoutChain maps its source's to. Shared by the CUDA row-reduction
+/// fit (any relayout) and the CPU elemental driver's "rows".
+bool reductionValuesStayInRow(func::FuncOp kernel, ArrayRef<ReduceOp> reduces,
+                              bool anyRelayout = false);
+
+/// Whether `op` is a bwc.reshape, or a bwc.transpose that keeps the input
+/// dims of extent > 1 in their order: each element keeps its linear index.
+bool keepsLinearOrder(Operation *op);
+
+/// The bwc.reshape and bwc.transpose ops that compute `v` from the value
+/// before them (its source), source first; empty when `v` is not
+/// computed by one.
+SmallVector<Operation *> relayoutChain(Value v);
+
+/// The linear index in the chain's result of the source's element
+/// `linear` (reshapes keep it; transposes permute it).
+int64_t relaidIndex(ArrayRef<Operation *> chain, int64_t linear);
 
 /// The kernel's reductions in order; empty when there are none or when it
 /// also holds an arg_reduce, matmul, conv or pool (the reductions the row
@@ -117,6 +135,17 @@ SmallVector<TransposeOp, 2> tiledTransposes(func::FuncOp kernel);
 /// acc_type), every value computed from it elementwise on its shape, the
 /// shape of every result; else null. Without `convs`, matmuls only.
 Operation *tiledContraction(func::FuncOp kernel, bool convs = true);
+
+/// The 64x64 output tiles of `contraction`'s GemmView (batches included):
+/// the blocks of its contraction_tiled kernel.
+int64_t contractionTiles(Operation *contraction);
+
+/// Whether `contraction` keeps every SM busy as a contraction_tiled
+/// kernel: a matmul always; a convolution (an implicit GEMM) with at least
+/// `smCount` tiles. Measured on the H200 (2026-12-04, docs/benchmarks.md):
+/// ppocr_det's implicit GEMMs of 1 to 100 tiles ran 1.2-3.2x slower than
+/// the same convolutions one thread per output.
+bool implicitGemmFills(Operation *contraction, int64_t smCount);
 
 } // namespace mlir::bwc
 

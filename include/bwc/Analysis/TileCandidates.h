@@ -27,6 +27,10 @@ struct TileCandidate {
   /// Wins a tie in efficiency and parallelism (it saves traffic the model
   /// does not count: operand reuse in shared memory).
   bool preferOnTie = false;
+  /// An implicit GEMM with fewer tiles than SMs (implicitGemmFills) under
+  /// ContractionChoices::convGemmFill: loses to every candidate that is
+  /// not, whatever the access model says.
+  bool starved = false;
 };
 
 /// What `contraction_tiled` may use (bwc-compile --conv-kernels,
@@ -36,6 +40,9 @@ struct ContractionChoices {
   bool convGemm = true;
   /// mma.sync for f16/bf16 operands (`mma` = 1).
   bool tensorCores = true;
+  /// Implicit GEMMs only where their tiles fill the SMs (starved
+  /// candidates rank last; bwc-compile --conv-kernels=auto).
+  bool convGemmFill = true;
 };
 
 /// bwc-tile's candidates for `kernel`: `dflt` (bwc-configure-kernels'

@@ -60,7 +60,7 @@ struct CompileOptions {
   std::string rematStrategy = "best";
   std::string tile = "default"; ///< default or none
   std::string tileEmitters;
-  std::string convKernels = "gemm";
+  std::string convKernels = "auto";
   std::string cudaSim = "on";
   std::string gpuModuleFile;
   std::string tensorCores = "on";

@@ -97,7 +97,8 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
       shared memory by 256 threads, coalesced on both sides;
     - `emitter = "contraction_tiled"` for one float matmul, or one direct
       convolution with groups 1 as an implicit GEMM (GemmView; unless
-      `conv-gemm` is false), with f32 accumulation and an elementwise
+      `conv-gemm` is false; with `conv-gemm-fill`, only where its tiles
+      number at least `sm-count`), with f32 accumulation and an elementwise
       epilogue: 64x64 output tiles (`tile_m`, `tile_n`), K through shared
       memory in steps of `tile_k` (16), 256 threads of 4x4 outputs; `mma =
       1` (tensor cores) for f16/bf16 unless `tensor-cores` is false;
@@ -128,6 +129,9 @@ def ConfigureKernelsPass : Pass<"bwc-configure-kernels", "::mlir::ModuleOp"> {
     Option<"convGemm", "conv-gemm", "bool", "true",
            "Direct convolutions with groups 1 as implicit GEMMs "
            "(contraction_tiled); false: thread_per_output">,
+    Option<"convGemmFill", "conv-gemm-fill", "bool", "true",
+           "Implicit GEMMs only where their 64x64 tiles number at least "
+           "sm-count (smaller ones: thread_per_output); false: every one">,
     Option<"tensorCores", "tensor-cores", "bool", "true",
            "f16/bf16 contractions on the tensor cores (contraction_tiled "
            "mma = 1); false: the f32 tiling (mma = 0)">,
@@ -168,6 +172,10 @@ def TilePass : Pass<"bwc-tile", "::mlir::ModuleOp"> {
     Option<"convGemm", "conv-gemm", "bool", "true",
            "Whether contraction_tiled may take convolutions (implicit "
            "GEMMs), as bwc-configure-kernels' option of the same name">,
+    Option<"convGemmFill", "conv-gemm-fill", "bool", "true",
+           "Whether an implicit GEMM with fewer tiles than sm-count ranks "
+           "below every other candidate, as bwc-configure-kernels' option "
+           "of the same name">,
     Option<"tensorCores", "tensor-cores", "bool", "true",
            "Whether contraction_tiled may use the tensor cores (mma = 1), "
            "as bwc-configure-kernels' option of the same name">,

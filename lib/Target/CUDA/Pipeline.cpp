@@ -348,12 +348,14 @@ void mlir::bwc::addKernelConfigurationPasses(PassManager &pm,
   ConfigureKernelsPassOptions config;
   config.smCount = options.smCount;
   config.convGemm = options.convGemm;
+  config.convGemmFill = options.convGemmFill;
   config.tensorCores = options.tensorCores;
   pm.addPass(createConfigureKernelsPass(config));
   if (options.tile) {
     TilePassOptions tile;
     tile.smCount = options.smCount;
     tile.convGemm = options.convGemm;
+    tile.convGemmFill = options.convGemmFill;
     tile.tensorCores = options.tensorCores;
     if (!options.tileEmitters.empty())
       tile.emitters = options.tileEmitters;

@@ -142,6 +142,9 @@ private:
   /// `fn` at position j, with the thread's cached element j bound.
   FailureOr<Value> atPosition(int64_t j,
                               function_ref<FailureOr<Value>(Value)> fn);
+  /// The linear index in `chain`'s result of its source's element
+  /// `linear` (relaidIndex, in IR).
+  Value relaidLinear(ArrayRef<Operation *> chain, Value linear);
   FailureOr<Value> reduceRow(ReduceOp r, bool first);
   LogicalResult epilogue();
 
@@ -335,6 +338,45 @@ LogicalResult RowReduction::epilogue() {
   for (auto [value, buffer] : llvm::zip(results, k.outputs)) {
     OpBuilder::InsertionGuard outputGuard(b);
     auto type = cast<ShapedType>(value.getType());
+    // A result a transpose relays (relayoutChain; reductionValuesStayInRow
+    // allows reshapes and transposes as the last steps): its source at the
+    // row's own positions, stored where the chain moves them.
+    SmallVector<Operation *> chain = relayoutChain(value);
+    if (llvm::any_of(chain, [](Operation *op) { return !keepsLinearOrder(op); })) {
+      Value src = chain.front()->getOperand(0);
+      int64_t n = cast<ShapedType>(src.getType()).getNumElements();
+      auto storeFrom = [&](Value linear) -> LogicalResult {
+        FailureOr<Value> s = k.elements.emitLinear(b, loc, src, linear);
+        if (failed(s))
+          return failure();
+        memref::StoreOp::create(b, loc, *s, buffer,
+                                relaidLinear(chain, linear));
+        return success();
+      };
+      if (n == inType.getNumElements()) {
+        auto loop = scf::ForOp::create(b, loc, t.inRow, rowLen,
+                                       indexConstant(b, loc, threadsPerRow));
+        b.setInsertionPointToStart(loop.getBody());
+        if (failed(storeFrom(arith::AddIOp::create(b, loc, rowStart,
+                                                   loop.getInductionVar()))))
+          return failure();
+      } else if (n == rows) {
+        auto once = scf::IfOp::create(b, loc,
+                                      cmp(b, loc, arith::CmpIPredicate::eq,
+                                          t.inRow, indexConstant(b, loc, 0)),
+                                      /*withElse=*/false);
+        b.setInsertionPointToStart(&once.getThenRegion().front());
+        if (failed(storeFrom(t.row)))
+          return failure();
+      } else {
+        return k.kernel.emitError()
+               << "expects a relaid row-reduction output computed from one "
+                  "value per row or a whole row but got "
+               << src.getType();
+      }
+      k.elements.clearCache();
+      continue;
+    }
     auto store = [&](Value linear) -> LogicalResult {
       FailureOr<Value> s = k.elements.emitLinear(b, loc, value, linear);
       if (failed(s))
@@ -382,7 +424,9 @@ LogicalResult RowReduction::epilogue() {
         if (failed(done))
           return failure();
       }
-    } else if (type.getShape() == inType.getShape()) {
+    } else if (type.getNumElements() == inType.getNumElements()) {
+      // Whole-row (possibly relaid: the same linear order, see
+      // reductionValuesStayInRow): stored by linear index.
       auto loop = scf::ForOp::create(b, loc, t.inRow, rowLen,
                                      indexConstant(b, loc, threadsPerRow));
       b.setInsertionPointToStart(loop.getBody());
@@ -406,6 +450,21 @@ LogicalResult RowReduction::epilogue() {
     k.elements.clearCache();
   }
   return success();
+}
+
+Value RowReduction::relaidLinear(ArrayRef<Operation *> chain, Value linear) {
+  for (Operation *op : chain) {
+    auto tr = dyn_cast<TransposeOp>(op);
+    if (!tr)
+      continue; // a reshape keeps the linear index
+    SmallVector<Value> in = ElementalEmitter::delinearize(
+        b, loc, linear, tr.getInput().getType().getShape());
+    SmallVector<Value> out;
+    for (int64_t d : tr.getPerm())
+      out.push_back(in[d]);
+    linear = ElementalEmitter::linearize(b, loc, out, tr.getType().getShape());
+  }
+  return linear;
 }
 
 LogicalResult RowReduction::emit() {

@@ -120,7 +120,8 @@ LogicalResult forEachDistinctKernel(
                      tuningCandidates(kernel, chosen, allowed, cuda.smCount,
                                       tile.sharedMemoryBytes, /*limit=*/8,
                                       ContractionChoices{cuda.convGemm,
-                                                         cuda.tensorCores}))))
+                                                         cuda.tensorCores,
+                                                         cuda.convGemmFill}))))
       return failure();
   }
   return success();

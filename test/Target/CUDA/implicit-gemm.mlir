@@ -6,10 +6,15 @@
 // tensor cores in bf16. The bias and the epilogue (relu) bind to the sum
 // as for a matmul. A depthwise convolution (groups 8) stays
 // thread_per_output. The view's indices are checked on the CPU
-// (GemmViewTest; e2e-real-models-conv-gemm); the kernels never ran on a
-// GPU here.
-// RUN: bwc-compile %s --target=cuda --layout=nchw --emit=gpu -o - | FileCheck %s --check-prefix=GPU
-// RUN: bwc-compile %s --target=cuda --layout=nchw --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+// (GemmViewTest; e2e-real-models-conv-gemm). These convolutions have 1
+// and 4 tiles, fewer than the H200's 132 SMs, so the default
+// (--conv-kernels=auto) runs them one thread per output (AUTO; measured
+// faster at that size, docs/benchmarks.md); --conv-kernels=gemm makes
+// every one an implicit GEMM, as the GPU and PTX prefixes test.
+// RUN: bwc-compile %s --target=cuda --layout=nchw --conv-kernels=gemm --emit=gpu -o - | FileCheck %s --check-prefix=GPU
+// RUN: bwc-compile %s --target=cuda --layout=nchw --conv-kernels=gemm --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+// RUN: bwc-compile %s --target=cuda --layout=nchw --emit=gpu -o - | FileCheck %s --check-prefix=AUTO
+// RUN: bwc-compile %s --target=cuda --layout=nchw --sm-count=4 --emit=gpu -o - | FileCheck %s --check-prefix=FOUR
 // RUN: bwc-compile %s --target=cuda --layout=nchw --conv-kernels=direct --emit=gpu -o - | FileCheck %s --check-prefix=DIRECT
 // RUN: not bwc-compile %s --target=cuda --conv-kernels=winograd --emit=gpu -o - 2>&1 | FileCheck %s --check-prefix=BAD
 // ptxas runs on this file in the cuda-ptx-real-models ctest.
@@ -22,7 +27,20 @@
 // DIRECT-SAME: emitter = "thread_per_output"
 // DIRECT-LABEL: gpu.func @main_k0_fusion_contraction_bwc
 // DIRECT-SAME: emitter = "thread_per_output"
-// BAD: bwc-compile: --conv-kernels expects gemm or direct but got 'winograd'
+// BAD: bwc-compile: --conv-kernels expects auto, gemm or direct but got 'winograd'
+
+// Tests the default: below sm-count tiles (132), one thread per output.
+// AUTO-LABEL: gpu.func @main_k1_conv_bwc
+// AUTO-SAME: emitter = "thread_per_output"
+// AUTO-LABEL: gpu.func @main_k0_fusion_contraction_bwc
+// AUTO-SAME: emitter = "thread_per_output"
+
+// Tests the threshold: with 4 SMs the 4-tile convolution fills them (an
+// implicit GEMM), the 1-tile one does not.
+// FOUR-LABEL: gpu.func @main_k1_conv_bwc
+// FOUR-SAME: emitter = "thread_per_output"
+// FOUR-LABEL: gpu.func @main_k0_fusion_contraction_bwc
+// FOUR-SAME: emitter = "contraction_tiled", grid = 4 : i64
 
 // GPU: gpu.module @bwc_kernels
 

@@ -40,6 +40,10 @@ struct CudaOptions {
   /// Direct convolutions with groups 1 as implicit GEMMs (bwc-compile
   /// --conv-kernels=gemm, default) or one thread per output (direct).
   bool convGemm = true;
+  /// Implicit GEMMs only where their tiles fill the SMs (bwc-compile
+  /// --conv-kernels=auto, default); false: every groups-1 convolution
+  /// (gemm).
+  bool convGemmFill = true;
   /// f16/bf16 contractions on the tensor cores (bwc-compile
   /// --tensor-cores=on, default) or the f32 tiling (off).
   bool tensorCores = true;
