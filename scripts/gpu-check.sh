@@ -153,27 +153,14 @@ fi
 # 7. One table.
 "$PYTHON" python/bench_tables.py gpu-check "$out" | tee "$res/summary.txt"
 status=${PIPESTATUS[0]}
-for m in ppocr_det ppocr_rec; do
-  [ -f "$res/fusion-$m.txt" ] && { echo; echo "== fusion: $m"; tail -8 "$res/fusion-$m.txt"; }
-done
-if [ -f "$res/layout-ppocr_det.b8.txt" ]; then
-  echo; echo "== ppocr_det batch 8: left --layout=nchw --tile=none, right default passes"
-  tail -8 "$res/layout-ppocr_det.b8.txt"
-fi
-if [ -f "$res/conv-ppocr_det.txt" ]; then
-  echo; echo "== ppocr_det: left --conv-kernels=gemm, right auto (default)"
-  tail -8 "$res/conv-ppocr_det.txt"
-fi
-if [ -f "$res/conv-ppocr_det.b8.txt" ]; then
-  echo; echo "== ppocr_det batch 8: left --conv-kernels=gemm, right auto (default)"
-  tail -8 "$res/conv-ppocr_det.b8.txt"
-fi
-if [ -f "$res/direct-ppocr_det.b8.txt" ]; then
-  echo; echo "== ppocr_det batch 8: left --conv-kernels=direct, right auto (default)"
-  tail -8 "$res/direct-ppocr_det.b8.txt"
-fi
-if [ -f "$res/mma-matmul.txt" ]; then
-  echo; echo "== matmul_bias_gelu_bf16: left --tensor-cores=off, right mma.sync (default)"
-  tail -8 "$res/mma-matmul.txt"
-fi
+show() { # RESULT TITLE: a side-by-side comparison, when it ran
+  [ -f "$res/$1.txt" ] || return 0
+  echo; echo "== $2"; tail -8 "$res/$1.txt"
+}
+for m in ppocr_det ppocr_rec; do show "fusion-$m" "fusion: $m"; done
+show layout-ppocr_det.b8 "ppocr_det batch 8: left --layout=nchw --tile=none, right default passes"
+show conv-ppocr_det "ppocr_det: left --conv-kernels=gemm, right auto (default)"
+show conv-ppocr_det.b8 "ppocr_det batch 8: left --conv-kernels=gemm, right auto (default)"
+show direct-ppocr_det.b8 "ppocr_det batch 8: left --conv-kernels=direct, right auto (default)"
+show mma-matmul "matmul_bias_gelu_bf16: left --tensor-cores=off, right mma.sync (default)"
 exit "$status"

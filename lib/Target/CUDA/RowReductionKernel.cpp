@@ -335,6 +335,24 @@ LogicalResult RowReduction::epilogue() {
   b.setInsertionPointToStart(&activeIf.getThenRegion().front());
   ValueRange results =
       k.kernel.getBody().front().getTerminator()->getOperands();
+  // `at` at each of the thread's positions of the row (linear input
+  // index), or once per row by its thread 0 (the row index).
+  auto overRow = [&](function_ref<LogicalResult(Value)> at) {
+    OpBuilder::InsertionGuard g(b);
+    auto loop = scf::ForOp::create(b, loc, t.inRow, rowLen,
+                                   indexConstant(b, loc, threadsPerRow));
+    b.setInsertionPointToStart(loop.getBody());
+    return at(arith::AddIOp::create(b, loc, rowStart, loop.getInductionVar()));
+  };
+  auto onceInRow = [&](function_ref<LogicalResult(Value)> at) {
+    OpBuilder::InsertionGuard g(b);
+    auto once = scf::IfOp::create(b, loc,
+                                  cmp(b, loc, arith::CmpIPredicate::eq,
+                                      t.inRow, indexConstant(b, loc, 0)),
+                                  /*withElse=*/false);
+    b.setInsertionPointToStart(&once.getThenRegion().front());
+    return at(t.row);
+  };
   for (auto [value, buffer] : llvm::zip(results, k.outputs)) {
     OpBuilder::InsertionGuard outputGuard(b);
     auto type = cast<ShapedType>(value.getType());
@@ -354,19 +372,10 @@ LogicalResult RowReduction::epilogue() {
         return success();
       };
       if (n == inType.getNumElements()) {
-        auto loop = scf::ForOp::create(b, loc, t.inRow, rowLen,
-                                       indexConstant(b, loc, threadsPerRow));
-        b.setInsertionPointToStart(loop.getBody());
-        if (failed(storeFrom(arith::AddIOp::create(b, loc, rowStart,
-                                                   loop.getInductionVar()))))
+        if (failed(overRow(storeFrom)))
           return failure();
       } else if (n == rows) {
-        auto once = scf::IfOp::create(b, loc,
-                                      cmp(b, loc, arith::CmpIPredicate::eq,
-                                          t.inRow, indexConstant(b, loc, 0)),
-                                      /*withElse=*/false);
-        b.setInsertionPointToStart(&once.getThenRegion().front());
-        if (failed(storeFrom(t.row)))
+        if (failed(onceInRow(storeFrom)))
           return failure();
       } else {
         return k.kernel.emitError()
@@ -427,19 +436,10 @@ LogicalResult RowReduction::epilogue() {
     } else if (type.getNumElements() == inType.getNumElements()) {
       // Whole-row (possibly relaid: the same linear order, see
       // reductionValuesStayInRow): stored by linear index.
-      auto loop = scf::ForOp::create(b, loc, t.inRow, rowLen,
-                                     indexConstant(b, loc, threadsPerRow));
-      b.setInsertionPointToStart(loop.getBody());
-      if (failed(store(
-              arith::AddIOp::create(b, loc, rowStart, loop.getInductionVar()))))
+      if (failed(overRow(store)))
         return failure();
     } else if (type.getNumElements() == rows) {
-      auto once = scf::IfOp::create(b, loc,
-                                    cmp(b, loc, arith::CmpIPredicate::eq,
-                                        t.inRow, indexConstant(b, loc, 0)),
-                                    /*withElse=*/false);
-      b.setInsertionPointToStart(&once.getThenRegion().front());
-      if (failed(store(t.row)))
+      if (failed(onceInRow(store)))
         return failure();
     } else {
       return k.kernel.emitError()
