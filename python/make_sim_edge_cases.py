@@ -210,6 +210,17 @@ def cases():
     c.node("Transpose", ["m"], ["z"], perm=[1, 0, 2])
     out.append((c, [("z", x.mean(2, keepdims=True).transpose(1, 0, 2))]))
 
+    # A reduction over every axis to a rank-0 value (one row), broadcast
+    # back: oww_melspec's clamp to max - 80 dB (40 us one thread per output
+    # on the H200, 2026-12-04).
+    c = Case("row_max_all_axes", ["row_reduction"])
+    x = c.input("x", rand(1, 1, 37, 32))
+    c.node("ReduceMax", ["x"], ["m"], keepdims=0)
+    c.weight("floor", np.array(0.5, dtype=np.float32))
+    c.node("Sub", ["m", "floor"], ["f"])
+    c.node("Max", ["x", "f"], ["z"])
+    out.append((c, [("z", np.maximum(x, x.max() - 0.5))]))
+
     c = Case("col_sum_partial", ["column_reduction"])  # 40 = 32 + 8 columns
     x = c.input("x", rand(100, 40))
     c.node("ReduceSum", ["x", "axes"], ["z"], keepdims=0)

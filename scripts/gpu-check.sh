@@ -113,7 +113,7 @@ for m in ppocr_det ppocr_rec; do
   compare "fusion-$m" "$m.nofuse" "$m"
 done
 # 5b. Layout and tiling passes off vs on (ppocr_det, batch 8; only with
-# BWC_GPU_CHECK_LAYOUT_AB when preparing).
+# BWC_GPU_CHECK_EXTRA when preparing).
 compare layout-ppocr_det.b8 ppocr_det.b8.nolayout ppocr_det.b8 "no layout/tile,layout+tile"
 # 5b'. Every convolution an implicit GEMM vs the default (auto), at batch 1
 # and 8, and every one one thread per output vs auto at batch 8.

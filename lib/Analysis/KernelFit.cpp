@@ -154,7 +154,7 @@ Operation *mlir::bwc::tiledContraction(func::FuncOp kernel, bool convs) {
 }
 
 bool mlir::bwc::keepsLinearOrder(Operation *op) {
-  if (isa<ReshapeOp>(op))
+  if (isa<ReshapeOp, CastOp, UnaryOp>(op))
     return true;
   auto t = dyn_cast<TransposeOp>(op);
   if (!t)
@@ -175,7 +175,7 @@ bool mlir::bwc::keepsLinearOrder(Operation *op) {
 SmallVector<Operation *> mlir::bwc::relayoutChain(Value v) {
   SmallVector<Operation *> chain;
   while (Operation *def = v.getDefiningOp()) {
-    if (!isa<ReshapeOp, TransposeOp>(def))
+    if (!isa<ReshapeOp, TransposeOp, CastOp, UnaryOp>(def))
       break;
     chain.push_back(def);
     v = def->getOperand(0);
@@ -221,6 +221,17 @@ bool mlir::bwc::reductionValuesStayInRow(func::FuncOp kernel,
   // same linear index; with `anyRelayout` the driver maps the index
   // (relayoutChain). Nothing but another such op or the return may read a
   // relaid value.
+  // The keepdims shape; when every axis is reduced (one row) any
+  // one-element shape (a rank-0 result) is that row's value too.
+  auto isKept = [&](ArrayRef<int64_t> s) {
+    auto count = [](ArrayRef<int64_t> d) {
+      int64_t n = 1;
+      for (int64_t x : d)
+        n *= x;
+      return n;
+    };
+    return s == ArrayRef(kept) || (count(kept) == 1 && count(s) == 1);
+  };
   llvm::SmallPtrSet<Value, 16> perRow, relaid;
   auto isRowValue = [&](Value v) {
     return perRow.contains(v) || relaid.contains(v);
@@ -239,8 +250,12 @@ bool mlir::bwc::reductionValuesStayInRow(func::FuncOp kernel,
       continue;
     if (op.getNumResults() != 1)
       return false;
-    if (isa<ReshapeOp, TransposeOp>(op) &&
-        (anyRelayout || keepsLinearOrder(&op))) {
+    // Casts and unary ops keep the index: after a relayout they stay
+    // relaid (bf16 programs cast a relaid f32 LayerNorm on the way out).
+    bool keepsIndex = isa<CastOp, UnaryOp>(op) &&
+                      relaid.contains(op.getOperand(0));
+    if (keepsIndex || (isa<ReshapeOp, TransposeOp>(op) &&
+                       (anyRelayout || keepsLinearOrder(&op)))) {
       relaid.insert(op.getResult(0));
       continue;
     }
@@ -259,11 +274,11 @@ bool mlir::bwc::reductionValuesStayInRow(func::FuncOp kernel,
         continue;
       ArrayRef<int64_t> s = cast<RankedTensorType>(v.getType()).getShape();
       bool same = s == result.getShape();
-      bool keptIntoRow = result.getShape() == input && s == ArrayRef(kept);
+      bool keptIntoRow = result.getShape() == input && isKept(s);
       if (!same && !keptIntoRow)
         return false;
     }
-    if (result.getShape() != input && result.getShape() != ArrayRef(kept))
+    if (result.getShape() != input && !isKept(result.getShape()))
       return false;
     perRow.insert(op.getResult(0));
   }

@@ -49,12 +49,13 @@ class ReduceOp;
 bool reductionValuesStayInRow(func::FuncOp kernel, ArrayRef<ReduceOp> reduces,
                               bool anyRelayout = false);
 
-/// Whether `op` is a bwc.reshape, or a bwc.transpose that keeps the input
-/// dims of extent > 1 in their order: each element keeps its linear index.
+/// Whether `op` is a bwc.reshape, cast or unary op, or a bwc.transpose that
+/// keeps the input dims of extent > 1 in their order: each element keeps
+/// its linear index.
 bool keepsLinearOrder(Operation *op);
 
-/// The bwc.reshape and bwc.transpose ops that compute `v` from the value
-/// before them (its source), source first; empty when `v` is not
+/// The bwc.reshape, transpose, cast and unary ops that compute `v` from
+/// the value before them (its source), source first; empty when `v` is not
 /// computed by one.
 SmallVector<Operation *> relayoutChain(Value v);
 

@@ -357,18 +357,22 @@ LogicalResult RowReduction::epilogue() {
     OpBuilder::InsertionGuard outputGuard(b);
     auto type = cast<ShapedType>(value.getType());
     // A result a transpose relays (relayoutChain; reductionValuesStayInRow
-    // allows reshapes and transposes as the last steps): its source at the
-    // row's own positions, stored where the chain moves them.
+    // allows reshapes, transposes and then casts as the last steps): for
+    // each of the row's own positions of the source, the result where the
+    // chain moves it.
     SmallVector<Operation *> chain = relayoutChain(value);
     if (llvm::any_of(chain, [](Operation *op) { return !keepsLinearOrder(op); })) {
       Value src = chain.front()->getOperand(0);
       int64_t n = cast<ShapedType>(src.getType()).getNumElements();
+      // The result at the index the source's element `linear` moves to
+      // (computed through the chain: the row's own element, bound
+      // reductions and all).
       auto storeFrom = [&](Value linear) -> LogicalResult {
-        FailureOr<Value> s = k.elements.emitLinear(b, loc, src, linear);
+        Value moved = relaidLinear(chain, linear);
+        FailureOr<Value> s = k.elements.emitLinear(b, loc, value, moved);
         if (failed(s))
           return failure();
-        memref::StoreOp::create(b, loc, *s, buffer,
-                                relaidLinear(chain, linear));
+        memref::StoreOp::create(b, loc, *s, buffer, moved);
         return success();
       };
       if (n == inType.getNumElements()) {
