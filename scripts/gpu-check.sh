@@ -72,8 +72,12 @@ fi
 # 3. Microbenchmark data (16384x4096: generated here, not shipped).
 if grep -q $'\tmicro\t' "$out/manifest.tsv"; then
   bf16=; grep -q $'_bf16\t' "$out/manifest.tsv" && bf16=--bf16
+  # The cases the manifest holds (prepare's MICRO_ONLY may have left some out).
+  only=$(awk -F'\t' '$2 == "micro" { n = $4; sub(/^cases\//, "", n); sub(/_(fp32|bf16)$/, "", n); print n }' \
+         "$out/manifest.tsv" | sort -u | paste -sd, -)
   # shellcheck disable=SC2086
   timeout "${DATA_TIMEOUT:-240}" "$PYTHON" python/make_microbenchmarks.py "$out/cases" --data-only $bf16 \
+    --only "$only" \
     > "$res/micro-data.log" 2>&1 || note "microbenchmark data failed (see $res/micro-data.log)"
 fi
 

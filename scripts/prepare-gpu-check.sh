@@ -18,8 +18,9 @@
 # /usr/bin/python3, Debian's, which has onnx and numpy), BWC_GPU_CHECK_TARGET (default cuda; cpu
 # only to test these scripts on a machine without a GPU), MICRO_ROWS and
 # MICRO_COLS (default 16384 and 4096), SKIP_MODELS=1 (microbenchmarks only),
-# SKIP_MICRO=1 (models only, no tuning bundles), BWC_GPU_CHECK_EXTRA=1 (more
-# A/B variants, see below).
+# SKIP_MICRO=1 (models only, no tuning bundles), MICRO_ONLY=a,b (those
+# microbenchmarks only), BWC_GPU_CHECK_EXTRA=1 (more A/B variants, see
+# below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BWC_BUILD_DIR:-build}
@@ -129,6 +130,7 @@ if [ -n "${SKIP_MICRO:-}" ]; then
   : > "$out/micro.txt"
 else
   "$PYTHON" python/make_microbenchmarks.py "$out/cases" --no-data $bf16 \
+    ${MICRO_ONLY:+--only "$MICRO_ONLY"} \
     --rows "${MICRO_ROWS:-16384}" --cols "${MICRO_COLS:-4096}" > "$out/micro.txt"
 fi
 while read -r dir; do

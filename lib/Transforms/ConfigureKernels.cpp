@@ -87,7 +87,7 @@ bool fitsRowReduction(func::FuncOp kernel, RowShape &shape) {
 }
 
 /// The row-reduction launch shape: threads per row (about four elements
-/// each, whole warps), rows per block (short rows packed up to 256
+/// each, whole warps, at most 512), rows per block (short rows packed up to 256
 /// threads), and whether the row stays in registers.
 struct RowLaunch {
   int64_t threadsPerRow, rowsPerBlock, perThread, vector = 1;
@@ -97,9 +97,12 @@ struct RowLaunch {
 RowLaunch rowLaunch(func::FuncOp kernel, const RowShape &row,
                     int64_t maxThreads) {
   RowLaunch l;
+  // At most 512 threads per row: on the H200 (2026-12-04, bwc-tune-run on
+  // the 16384x4096 LayerNorm, softmax and bias_gelu_res_ln) 512 threads of
+  // 8 elements ran 1.46-1.70x faster than 1024 of 4 (docs/benchmarks.md).
   l.threadsPerRow =
       std::clamp<int64_t>(llvm::PowerOf2Ceil(ceilDiv(row.row, 4)), 32,
-                          std::min<int64_t>(maxThreads, 1024));
+                          std::min<int64_t>(maxThreads, 512));
   l.rowsPerBlock = 1;
   while (l.threadsPerRow * l.rowsPerBlock * 2 <=
              std::min<int64_t>(256, maxThreads) &&

@@ -56,11 +56,12 @@ func.func private @k_mean(%x: tensor<4x64xf32>) -> tensor<4xf32> attributes {bwc
 // -----
 
 // Tests that 128-element rows get 32 threads each, 8 rows per block of 256,
-// and that a row of 65536 (64 elements per thread of 1024) is not cached.
+// and that a row of 65536 (128 elements per thread of 512, the most threads
+// a row gets) is not cached.
 // CHECK-LABEL: func.func private @k_short_rows
 // CHECK-SAME: block = 256 : i64, cache_row = 1 : i64, elements_per_thread = 4 : i64, emitter = "row_reduction", grid = 125 : i64, row = 128 : i64, rows = 1000 : i64, rows_per_block = 8 : i64, threads_per_row = 32 : i64
 // CHECK-LABEL: func.func private @k_long_row
-// CHECK-SAME: block = 1024 : i64, cache_row = 0 : i64, elements_per_thread = 64 : i64, emitter = "row_reduction", grid = 2 : i64, row = 65536 : i64, rows = 2 : i64, rows_per_block = 1 : i64, threads_per_row = 1024 : i64
+// CHECK-SAME: block = 512 : i64, cache_row = 0 : i64, elements_per_thread = 128 : i64, emitter = "row_reduction", grid = 2 : i64, row = 65536 : i64, rows = 2 : i64, rows_per_block = 1 : i64, threads_per_row = 512 : i64
 func.func private @k_short_rows(%x: tensor<1000x128xf32>) -> tensor<1000x1xf32> attributes {bwc.kernel} {
   %m = bwc.reduce max %x axes = [1] keepdims = true : (tensor<1000x128xf32>) -> tensor<1000x1xf32>
   return %m : tensor<1000x1xf32>
