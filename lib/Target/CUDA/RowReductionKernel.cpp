@@ -357,47 +357,24 @@ LogicalResult RowReduction::epilogue() {
     OpBuilder::InsertionGuard outputGuard(b);
     auto type = cast<ShapedType>(value.getType());
     // A result a transpose relays (relayoutChain; reductionValuesStayInRow
-    // allows reshapes, transposes and then casts as the last steps): for
-    // each of the row's own positions of the source, the result where the
-    // chain moves it.
+    // allows reshapes, transposes and then casts as the last steps) is
+    // stored where the chain moves each of the row's own positions of its
+    // source (the chain keeps the element count, so the per-row and
+    // whole-row cases below are the same); the result is computed at that
+    // index through the chain: the row's own element, bound reductions and
+    // all.
     SmallVector<Operation *> chain = relayoutChain(value);
-    if (llvm::any_of(chain, [](Operation *op) { return !keepsLinearOrder(op); })) {
-      Value src = chain.front()->getOperand(0);
-      int64_t n = cast<ShapedType>(src.getType()).getNumElements();
-      // The result at the index the source's element `linear` moves to
-      // (computed through the chain: the row's own element, bound
-      // reductions and all).
-      auto storeFrom = [&](Value linear) -> LogicalResult {
-        Value moved = relaidLinear(chain, linear);
-        FailureOr<Value> s = k.elements.emitLinear(b, loc, value, moved);
-        if (failed(s))
-          return failure();
-        memref::StoreOp::create(b, loc, *s, buffer, moved);
-        return success();
-      };
-      if (n == inType.getNumElements()) {
-        if (failed(overRow(storeFrom)))
-          return failure();
-      } else if (n == rows) {
-        if (failed(onceInRow(storeFrom)))
-          return failure();
-      } else {
-        return k.kernel.emitError()
-               << "expects a relaid row-reduction output computed from one "
-                  "value per row or a whole row but got "
-               << src.getType();
-      }
-      k.elements.clearCache();
-      continue;
-    }
+    bool moves =
+        llvm::any_of(chain, [](Operation *op) { return !keepsLinearOrder(op); });
     auto store = [&](Value linear) -> LogicalResult {
-      FailureOr<Value> s = k.elements.emitLinear(b, loc, value, linear);
+      Value at = moves ? relaidLinear(chain, linear) : linear;
+      FailureOr<Value> s = k.elements.emitLinear(b, loc, value, at);
       if (failed(s))
         return failure();
-      memref::StoreOp::create(b, loc, *s, buffer, linear);
+      memref::StoreOp::create(b, loc, *s, buffer, at);
       return success();
     };
-    if (type.getShape() == inType.getShape() && cacheRow) {
+    if (!moves && type.getShape() == inType.getShape() && cacheRow) {
       for (int64_t g = 0; g < perThread; g += vector) {
         // The group's values, then one aligned vector store (the loads of
         // other inputs, gamma or a residual, are then consecutive too,
