@@ -289,6 +289,35 @@ def cases():
     c.node("Relu", ["c"], ["z"])
     out.append((c, [("z", np.maximum(conv2d(x, w), 0))]))
 
+    # Operands the 16-bit contraction stages with cp.async (kernel
+    # arguments contiguous along a multiple of 8 elements; the "cp_async"
+    # marker makes cuda-sim-edges.sh require it in fp16/bf16): the second
+    # contraction of each chain reads the first one's 16-bit result. The
+    # matmul's K = 200 takes 7 K steps of 32 through the 3 stages, the
+    # last one partial (zero-filled chunks); the 3x3 convolution in NHWC
+    # copies its padding taps as zero-filled chunks.
+    c = Case("matmul_cp_async", ["contraction_tiled", "cp_async"])
+    x = c.input("x", rand(70, 64))
+    w1 = c.weight("w1", rand(64, 200, scale=0.2))
+    w2 = c.weight("w2", rand(200, 40, scale=0.1))
+    c.node("MatMul", ["x", "w1"], ["m1"])
+    c.node("Relu", ["m1"], ["r1"])
+    c.node("MatMul", ["r1", "w2"], ["m2"])
+    c.node("Relu", ["m2"], ["z"])
+    out.append((c, [("z", np.maximum(np.maximum(x @ w1, 0) @ w2, 0))]))
+
+    for name, k, p in (("conv_cp_async", 3, 1), ("conv_1x1_cp_async", 1, 0)):
+        c = Case(name, ["contraction_tiled", "cp_async"])
+        x = c.input("x", rand(2, 8, 10, 12))
+        w1 = c.weight("w1", rand(16, 8, 3, 3, scale=0.3))
+        w2 = c.weight("w2", rand(24, 16, k, k, scale=0.2))
+        c.node("Conv", ["x", "w1"], ["c1"], pads=[1, 1, 1, 1])
+        c.node("Relu", ["c1"], ["r1"])
+        c.node("Conv", ["r1", "w2"], ["c2"], pads=[p] * 4)
+        c.node("Relu", ["c2"], ["z"])
+        r1 = np.maximum(conv2d(x, w1, pads=(1, 1, 1, 1)), 0)
+        out.append((c, [("z", np.maximum(conv2d(r1, w2, pads=(p,) * 4), 0))]))
+
     c = Case("conv_depthwise_hardswish", ["thread_per_output"])
     x = c.input("x", rand(1, 8, 13, 11))
     w = c.weight("w", rand(8, 1, 3, 3, scale=0.5))

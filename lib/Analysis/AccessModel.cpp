@@ -408,9 +408,43 @@ LogicalResult Model::contractionTiled(int64_t block) {
   int64_t batches = numel(outType) / std::max<int64_t>(1, m * n);
   tracer.bound.insert(v.op);
   IntArith ar;
+  bool mma = get("mma", 0) == 1;
+  // mma (ContractionKernel.cpp): an operand GemmView::copiesChunks is
+  // staged in 16-byte chunks (lane l: chunk l, 8 elements), any other
+  // element by element, lane l at element l + 256 i of the tile.
+  bool chunkA = mma && v.copiesChunks(/*isA=*/true, 8),
+       chunkB = mma && v.copiesChunks(/*isA=*/false, 8);
   for (int64_t id : samples(batches * tilesM * tilesN)) {
     Index batch = delinearize(id / (tilesM * tilesN), v.batchShape);
     int64_t m0 = id / tilesN % tilesM * tm, n0 = id % tilesN * tn;
+    if (mma) {
+      for (int64_t i = 0; i < 8; ++i)
+        for (int64_t l = 0; l < kWarpLanes; ++l) {
+          int64_t q = l + i * block;
+          if (chunkA ? i == 0 : q < tm * tk)
+            for (int64_t j = 0; j < (chunkA ? 8 : 1); ++j) {
+              int64_t am = m0 + (chunkA ? q / (tk / 8) : q / tk),
+                      ak = chunkA ? q % (tk / 8) * 8 + j : q % tk;
+              if (am < m && ak < kk)
+                read(v.aTensor(), Index(v.a(ar, batch, am, ak).index));
+            }
+          if (chunkB ? i == 0 : q < tk * tn)
+            for (int64_t j = 0; j < (chunkB ? 8 : 1); ++j) {
+              int64_t bk = chunkB ? q / (tn / 8) : q / tn,
+                      bn = n0 + (chunkB ? q % (tn / 8) * 8 + j : q % tn);
+              if (bk < kk && bn < n)
+                read(v.bTensor(), Index(v.b(ar, batch, bk, bn).index));
+            }
+          if (i < 4 && m0 + i < m && n0 + l < n) {
+            Index idx(v.resultIndex(ar, batch, m0 + i, n0 + l));
+            for (unsigned r = 0; r < kernel.getNumResults(); ++r)
+              if (numel(kernel.getResultTypes()[r]) == numel(outType))
+                write(r, linearize(idx, out));
+          }
+        }
+      endWarp(main);
+      continue;
+    }
     for (int64_t i = 0; i < 4; ++i)
       for (int64_t l = 0; l < kWarpLanes; ++l) {
         int64_t q = l + i * block;

@@ -1,6 +1,8 @@
 //===- GemmView.cpp - A matmul or convolution as a batch of GEMMs ---------===//
 #include "bwc/Analysis/GemmView.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 using namespace mlir;
 using namespace mlir::bwc;
 
@@ -70,4 +72,60 @@ Value GemmView::bTensor() const {
 Value GemmView::bias() const {
   auto conv = dyn_cast<ConvOp>(op);
   return conv ? conv.getBias() : Value();
+}
+
+bool GemmView::copiesChunks(bool isA, int64_t chunk) const {
+  Value t = isA ? aTensor() : bTensor();
+  auto type = dyn_cast<RankedTensorType>(t.getType());
+  if (!type || !type.hasStaticShape() || chunk < 1 ||
+      type.getElementType().getIntOrFloatBitWidth() != 16 ||
+      !isa<BlockArgument>(t) ||
+      !isa<func::FuncOp>(cast<BlockArgument>(t).getOwner()->getParentOp()))
+    return false;
+  int64_t rows = isA ? m : k, cols = isA ? k : n;
+  if (rows < 1 || cols < 1 || cols % chunk)
+    return false;
+  ArrayRef<int64_t> shape = type.getShape();
+  auto linear = [&](ArrayRef<int64_t> idx) {
+    int64_t l = 0;
+    for (auto [i, s] : llvm::zip(idx, shape))
+      l = l * s + i;
+    return l;
+  };
+  IntArith ar;
+  int64_t batches = 1;
+  for (int64_t s : batchShape)
+    batches *= s;
+  SmallVector<int64_t> batchIds = {0};
+  if (batches > 1)
+    batchIds.push_back(batches - 1);
+  SmallVector<int64_t> rowIds = {0};
+  for (int64_t r : {int64_t(1), rows - 1})
+    if (r > rowIds.back())
+      rowIds.push_back(r);
+  for (int64_t bId : batchIds) {
+    SmallVector<int64_t> batch(batchShape.size());
+    for (int64_t d = int64_t(batchShape.size()) - 1, x = bId; d >= 0; --d) {
+      batch[d] = x % batchShape[d];
+      x /= batchShape[d];
+    }
+    for (int64_t r : rowIds)
+      for (int64_t c = 0; c < cols; c += chunk) {
+        auto at = [&](int64_t j) {
+          return isA ? a(ar, batch, r, c + j) : b(ar, batch, r, c + j);
+        };
+        GemmAccess<int64_t> first = at(0);
+        int64_t base = linear(first.index);
+        bool valid = !first.valid || *first.valid;
+        if (valid && base % chunk)
+          return false;
+        for (int64_t j = 1; j < chunk; ++j) {
+          GemmAccess<int64_t> e = at(j);
+          bool v = !e.valid || *e.valid;
+          if (v != valid || (valid && linear(e.index) != base + j))
+            return false;
+        }
+      }
+  }
+  return true;
 }

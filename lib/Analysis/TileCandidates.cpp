@@ -216,21 +216,24 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
     int64_t m = view.m, n = view.n, batch = 1;
     for (int64_t d : view.batchShape)
       batch *= d;
-    int64_t tm = 64, tk = 16;
+    int64_t tm = 64;
     int64_t tn = tm, tiles = batch * ceilDiv(m, tm) * ceilDiv(n, tn);
-    // 16-bit operands: tensor cores first (mma.sync tiles [64][24] in the
-    // operand type plus the [64][65] f32 result tile), the f32 FMA tiling
-    // as the alternative the tuner can measure. The global accesses are
-    // the same, so bwc-tile's access model ties them; only the first wins
-    // a tie.
+    // 16-bit operands: tensor cores first (3 stages of [64][tile_k] and
+    // [tile_k][64] tiles in the operand type plus the [64][64] f32 result
+    // tile), K steps of 32 then 16, and the f32 FMA tiling (K steps of
+    // 16) as alternatives the tuner can measure. The access model ties
+    // them where the global accesses are the same; only the first wins a
+    // tie.
     Type elt = cast<ShapedType>(view.result().getType()).getElementType();
     bool sixteen = (elt.isF16() || elt.isBF16()) && choices.tensorCores;
     bool starved =
         choices.convGemmFill && !implicitGemmFills(contraction, smCount);
-    SmallVector<int64_t, 2> variants = {sixteen ? 1 : 0};
+    // (mma, tile_k)
+    SmallVector<std::pair<int64_t, int64_t>, 3> variants;
     if (sixteen)
-      variants.push_back(0);
-    for (int64_t mma : variants)
+      variants = {{1, 32}, {1, 16}};
+    variants.push_back({0, 16});
+    for (auto [mma, tk] : variants)
       out.push_back(
           {withFields(dflt, {{"emitter", name("contraction_tiled")},
                              {"block", i64(256)},
@@ -242,9 +245,9 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                              {"elements_per_thread", i64(tm * tn / 256)}}),
            // The f32 tiling stages f32 whatever the operands;
            // its A tile rows are padded to tm + 2.
-           mma ? (tm + tn) * 24 * 2 + tm * (tn + 1) * 4
+           mma ? 3 * (tm + tn) * tk * 2 + tm * tn * 4
                : (tm + 2 + tn) * tk * 4,
-           /*preferOnTie=*/mma == 1 || !sixteen, starved});
+           /*preferOnTie=*/(mma == 1 && tk == 32) || !sixteen, starved});
   }
   return out;
 }

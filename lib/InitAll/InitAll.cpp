@@ -28,6 +28,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -54,7 +55,8 @@ void mlir::bwc::registerAllDialects(DialectRegistry &registry) {
                   cf::ControlFlowDialect, affine::AffineDialect,
                   index::IndexDialect, ub::UBDialect, LLVM::LLVMDialect,
                   // The CUDA target's kernels (bwc-cuda-sim-host's input).
-                  gpu::GPUDialect, NVVM::NVVMDialect, vector::VectorDialect>();
+                  gpu::GPUDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                  vector::VectorDialect>();
   // Bufferization of the ops the lowering produces.
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);

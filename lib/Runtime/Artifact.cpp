@@ -513,13 +513,18 @@ std::string validateSim(const Artifact &a) {
     if (s.kernel >= sim.kernels.size())
       return where + " names kernel " + std::to_string(s.kernel) +
              " but there are " + std::to_string(sim.kernels.size());
-    if (static_cast<uint8_t>(s.kind) > static_cast<uint8_t>(SimSiteKind::mma))
+    if (static_cast<uint8_t>(s.kind) >
+        static_cast<uint8_t>(SimSiteKind::ldmatrix))
       return where + " has unknown kind " +
              std::to_string(static_cast<int>(s.kind));
     if (s.kind != SimSiteKind::load && s.kind != SimSiteKind::store) {
       if (s.kind == SimSiteKind::mma && s.bytes > 1)
         return where + " has unknown mma operand type " +
                std::to_string(s.bytes);
+      if (s.kind == SimSiteKind::ldmatrix && s.bytes != 1 && s.bytes != 2 &&
+          s.bytes != 4)
+        return where + " loads " + std::to_string(s.bytes) +
+               " matrices (ldmatrix: 1, 2 or 4)";
       continue;
     }
     const SimKernel &k = sim.kernels[s.kernel];

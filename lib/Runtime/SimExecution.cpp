@@ -1,7 +1,7 @@
 //===- SimExecution.cpp - Runs one launch on cuda-sim ---------------------===//
 //
-// Blocks run one after another. A kernel without barrier, shuffle or mma
-// runs its threads as a plain loop on the caller's stack. Any other kernel
+// Blocks run one after another. A kernel without barrier, shuffle, mma or
+// ldmatrix runs its threads as a plain loop on the caller's stack. Any other kernel
 // runs each thread of a block as a fiber (Boost.Context's fcontext, ~10 ns
 // a switch): a thread runs until it reaches a barrier or a warp collective
 // and yields; when no thread can run, the scheduler completes the warp
@@ -13,6 +13,12 @@
 // memcheck (inside the buffer the compiler traced it to, or inside an
 // allocation; aligned), initcheck (reads of bytes nothing wrote), and
 // racecheck (shared-memory hazards between two barriers).
+//
+// cp.async reads its source when issued and writes shared memory only when
+// a cp.async.wait_group of the issuing thread completes its group (or the
+// thread exits): a kernel that reads a stage before waiting for it reads
+// stale bytes, as it may on the GPU, and the checks see the write where
+// PTX lets it happen.
 //
 //===----------------------------------------------------------------------===//
 #include "SimDevice.h"
@@ -43,6 +49,16 @@ constexpr int kWarp = 32;
 constexpr size_t kStackBytes = 64 * 1024;
 
 enum class State : uint8_t { ready, barrier, collective, exited };
+enum class Collective : uint8_t { shuffle, mma, ldmatrix };
+
+/// A cp.async issued and not yet landed in shared memory.
+struct AsyncCopy {
+  uint64_t group = 0;
+  int32_t storeSite = -1;
+  void *dst = nullptr;
+  uint32_t bytes = 0;
+  uint8_t data[16] = {};
+};
 
 struct Thread {
   uint32_t tid[3] = {0, 0, 0};
@@ -50,9 +66,19 @@ struct Thread {
   State state = State::ready;
   /// The site a waiting thread waits at.
   int32_t site = -1;
-  // A shuffle's operands and result, or an mma's fragments.
+  // A shuffle's operands and result, an mma's fragments, or an ldmatrix's
+  // row address (`row`, null for lanes that address none), tile count,
+  // transpose and result.
   int32_t kind = 0;
-  bool mma = false;
+  Collective collective = Collective::shuffle;
+  const uint8_t *row = nullptr;
+  int32_t tiles = 0;
+  bool trans = false;
+  int32_t *out = nullptr;
+  // cp.async: the copies in flight and the groups committed so far (a copy
+  // belongs to group `committed` at its issue).
+  std::vector<AsyncCopy> copies;
+  uint64_t committed = 0;
   uint32_t mask = 0, value = 0, offset = 0, clamp = 0;
   uint64_t result = 0;
   const int32_t *a = nullptr, *b = nullptr;
@@ -227,6 +253,13 @@ void recordRequest(Launch &l, int32_t site, uintptr_t a) {
   uint32_t n = l.occurrences[t.linear][site]++;
   uint64_t key = (uint64_t(uint32_t(site)) << 32) | n;
   l.requests[t.linear / kWarp][key].push_back({t.linear % kWarp, a});
+}
+
+/// Counts an execution of `site` by the current lane that accesses no
+/// memory (a zero-filling cp.async), so its later requests stay aligned
+/// with the other lanes'.
+void skipRequest(Launch &l, int32_t site) {
+  ++l.occurrences[cur().linear][site];
 }
 
 /// Turns warp `w`'s pending requests into counters.
@@ -540,7 +573,7 @@ int64_t hookShuffle(int32_t site, int32_t kind, int32_t mask, int32_t value,
   Thread &t = cur();
   t.state = State::collective;
   t.site = site;
-  t.mma = false;
+  t.collective = Collective::shuffle;
   t.kind = kind;
   t.mask = uint32_t(mask);
   t.value = uint32_t(value);
@@ -562,13 +595,114 @@ void hookMma(int32_t site, const int32_t *a, const int32_t *b, const float *c,
   Thread &t = cur();
   t.state = State::collective;
   t.site = site;
-  t.mma = true;
+  t.collective = Collective::mma;
   t.mask = 0xFFFFFFFFu;
   t.a = a;
   t.b = b;
   t.c = c;
   t.d = d;
   yield(t);
+}
+
+void hookLdMatrix(int32_t site, int32_t loadSite, void *row, int32_t tiles,
+                  int32_t trans, int32_t *out) {
+  Launch &l = *g_launch;
+  if (!validSite(l, site, {SimSiteKind::ldmatrix}) ||
+      !validSite(l, loadSite, {SimSiteKind::load}) ||
+      siteOf(l, loadSite).space != SimSpace::shared ||
+      siteOf(l, loadSite).bytes != 16) {
+    report(l, kSync, site, "runs an ldmatrix through a site that is none");
+    return;
+  }
+  if (tiles != 1 && tiles != 2 && tiles != 4) {
+    report(l, kSync, site,
+           threadName(l, cur()) + ": ldmatrix of " + std::to_string(tiles) +
+               " matrices at " + siteLoc(l, site) + " (PTX has .x1, .x2, .x4)");
+    return;
+  }
+  if (!needFibers(l, site))
+    return;
+  Thread &t = cur();
+  // Lanes 0..8 tiles - 1 each address one 16-byte row; the others' addresses
+  // are unused (PTX ISA).
+  t.row = nullptr;
+  if (t.linear % kWarp < uint32_t(8 * tiles))
+    t.row = static_cast<const uint8_t *>(hookAccess(row, loadSite));
+  t.state = State::collective;
+  t.site = site;
+  t.collective = Collective::ldmatrix;
+  t.mask = 0xFFFFFFFFu;
+  t.tiles = tiles;
+  t.trans = trans != 0;
+  t.out = out;
+  yield(t);
+}
+
+/// Lands the copies of `t` in groups before `group` (all when `group` is
+/// past the last).
+void landCopies(Launch &l, Thread &t, uint64_t group) {
+  Thread *saved = l.current;
+  l.current = &t;
+  size_t kept = 0;
+  for (AsyncCopy &c : t.copies) {
+    if (c.group >= group) {
+      t.copies[kept++] = c;
+      continue;
+    }
+    void *dst = hookAccess(c.dst, c.storeSite);
+    if (dst != g_scratch)
+      std::memcpy(dst, c.data, c.bytes);
+  }
+  t.copies.resize(kept);
+  l.current = saved;
+}
+
+void hookCpAsync(int32_t loadSite, int32_t storeSite, void *dst, void *src,
+                 int32_t srcBytes) {
+  Launch &l = *g_launch;
+  if (!validSite(l, loadSite, {SimSiteKind::load}) ||
+      !validSite(l, storeSite, {SimSiteKind::store}) ||
+      siteOf(l, loadSite).space != SimSpace::global ||
+      siteOf(l, storeSite).space != SimSpace::shared ||
+      siteOf(l, loadSite).bytes != siteOf(l, storeSite).bytes ||
+      siteOf(l, loadSite).bytes > 16) {
+    report(l, kMem, loadSite, "runs a cp.async through sites that are none");
+    return;
+  }
+  Thread &t = cur();
+  uint32_t bytes = siteOf(l, loadSite).bytes;
+  AsyncCopy c;
+  c.group = t.committed;
+  c.storeSite = storeSite;
+  c.dst = dst;
+  c.bytes = bytes;
+  if (srcBytes == int32_t(bytes)) {
+    // Read when issued: the source does not change while a kernel runs.
+    const void *from = hookAccess(src, loadSite);
+    std::memcpy(c.data, from, bytes);
+  } else if (srcBytes == 0) {
+    if (l.profiling)
+      skipRequest(l, loadSite);
+  } else {
+    report(l, kMem, loadSite,
+           threadName(l, t) + ": cp.async of " + std::to_string(bytes) +
+               " bytes reads " + std::to_string(srcBytes) + " at " +
+               siteLoc(l, loadSite) +
+               "; cuda-sim models a source size of 0 or the whole copy");
+    return;
+  }
+  t.copies.push_back(c);
+}
+
+void hookCpAsyncCommit() { ++cur().committed; }
+
+void hookCpAsyncWait(int32_t n) {
+  Thread &t = cur();
+  // Groups committed before the n most recent ones are complete; copies
+  // not yet committed are not waited for (PTX ISA cp.async.wait_group).
+  uint64_t keep = n < 0 ? 0 : uint64_t(n);
+  if (t.committed > keep)
+    landCopies(*g_launch, t, t.committed - keep);
 }
 
 float halfToFloat(uint16_t h, bool bf16) {
@@ -626,6 +760,42 @@ void executeMma(Thread *const lanes[kWarp], bool bf16) {
       lanes[lane]->d[i] = acc;
     }
   }
+}
+
+} // namespace
+
+void ldmatrixFragments(const uint8_t *const rows[32], int tiles, bool trans,
+                       uint32_t out[32][4]) {
+  for (int lane = 0; lane < kWarp; ++lane)
+    for (int j = 0; j < tiles; ++j) {
+      // Matrix j's row r is rows[8 j + r]. Lane l holds (row l / 4,
+      // columns 2 (l % 4) and + 1) of the matrix, or of its transpose.
+      int g = lane / 4, q = lane % 4;
+      uint16_t lo, hi;
+      if (!trans) {
+        std::memcpy(&lo, rows[8 * j + g] + 4 * q, 2);
+        std::memcpy(&hi, rows[8 * j + g] + 4 * q + 2, 2);
+      } else {
+        std::memcpy(&lo, rows[8 * j + 2 * q] + 2 * g, 2);
+        std::memcpy(&hi, rows[8 * j + 2 * q + 1] + 2 * g, 2);
+      }
+      out[lane][j] = uint32_t(lo) | uint32_t(hi) << 16;
+    }
+}
+
+namespace {
+
+/// ldmatrix over the 32 lanes of a warp: every lane's row addresses.
+void executeLdMatrix(Thread *const lanes[kWarp]) {
+  const uint8_t *rows[kWarp];
+  int tiles = lanes[0]->tiles;
+  for (int lane = 0; lane < kWarp; ++lane)
+    rows[lane] = lanes[lane]->row ? lanes[lane]->row : g_scratch;
+  uint32_t out[kWarp][4];
+  ldmatrixFragments(rows, tiles, lanes[0]->trans, out);
+  for (int lane = 0; lane < kWarp; ++lane)
+    for (int j = 0; j < tiles; ++j)
+      lanes[lane]->out[j] = int32_t(out[lane][j]);
 }
 
 /// shfl.sync for the lanes of `mask` (PTX ISA "shfl.sync"): with b the
@@ -701,7 +871,10 @@ int resolveCollectives(Launch &l, bool reportMissing) {
       if (t.state != State::collective)
         continue;
       uint32_t mask = t.mask;
-      bool isMma = t.mma;
+      Collective kind = t.collective;
+      const char *what = kind == Collective::mma        ? "mma.sync"
+                         : kind == Collective::ldmatrix ? "ldmatrix"
+                                                        : "shfl.sync";
       if (!(mask >> first & 1)) {
         report(l, kSync, t.site,
                threadName(l, t) + ": warp collective at " +
@@ -715,7 +888,9 @@ int resolveCollectives(Launch &l, bool reportMissing) {
           continue;
         Thread *u = lane < present ? lanes[lane] : nullptr;
         if (!u || u->state != State::collective || u->site != t.site ||
-            u->mask != mask) {
+            u->mask != mask ||
+            (kind == Collective::ldmatrix &&
+             (u->tiles != t.tiles || u->trans != t.trans))) {
           // Another group may complete first and free the missing lane.
           complete = false;
           if (!reportMissing)
@@ -725,14 +900,16 @@ int resolveCollectives(Launch &l, bool reportMissing) {
                  : u->state == State::collective && u->site != t.site
                        ? "waits at another collective, at " +
                              siteLoc(l, u->site)
-                       : u->state == State::collective
-                             ? "uses another member mask"
-                             : std::string(stateName(u->state)) +
+                 : u->state == State::collective && u->mask != mask
+                       ? "uses another member mask"
+                 : u->state == State::collective
+                       ? "loads another number of matrices or layout"
+                       : std::string(stateName(u->state)) +
                                    (u->state == State::barrier
                                         ? " at " + siteLoc(l, u->site)
                                         : "");
           report(l, kSync, t.site,
-                 threadName(l, t) + ": " + (isMma ? "mma.sync" : "shfl.sync") +
+                 threadName(l, t) + ": " + what +
                      " at " + siteLoc(l, t.site) + " misses lane " +
                      std::to_string(lane) + " of its warp, which " + why);
           return -1;
@@ -740,8 +917,10 @@ int resolveCollectives(Launch &l, bool reportMissing) {
       }
       if (!complete)
         continue;
-      if (isMma) {
+      if (kind == Collective::mma) {
         executeMma(lanes, siteOf(l, t.site).bytes == 1);
+      } else if (kind == Collective::ldmatrix) {
+        executeLdMatrix(lanes);
       } else if (!executeShuffle(l, lanes, mask)) {
         return -1;
       }
@@ -759,6 +938,8 @@ void fiberMain(ctx::transfer_t from) {
   t->caller = from.fctx;
   Launch &l = *g_launch;
   l.module->entries[l.kernel](l.paramSlots.data());
+  // Copies still in flight land (the GPU completes them after the exit).
+  landCopies(l, *t, UINT64_MAX);
   t->state = State::exited;
   ctx::jump_fcontext(t->caller, nullptr);
 }
@@ -904,6 +1085,10 @@ void fillHooks(void **table) {
   table[kHookShuffle] = reinterpret_cast<void *>(hookShuffle);
   table[kHookMma] = reinterpret_cast<void *>(hookMma);
   table[kHookShared] = reinterpret_cast<void *>(hookShared);
+  table[kHookCpAsync] = reinterpret_cast<void *>(hookCpAsync);
+  table[kHookCpAsyncCommit] = reinterpret_cast<void *>(hookCpAsyncCommit);
+  table[kHookCpAsyncWait] = reinterpret_cast<void *>(hookCpAsyncWait);
+  table[kHookLdMatrix] = reinterpret_cast<void *>(hookLdMatrix);
 }
 
 CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
@@ -994,7 +1179,10 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
         for (uint32_t t = 0; t < l.threads; ++t) {
           setThreadIds(l, l.plain, t);
           l.current = &l.plain;
+          l.plain.copies.clear();
+          l.plain.committed = 0;
           l.module->entries[l.kernel](l.paramSlots.data());
+          landCopies(l, l.plain, UINT64_MAX);
           if (l.profiling && (t % kWarp == kWarp - 1 || t + 1 == l.threads))
             foldWarp(l, t / kWarp);
         }

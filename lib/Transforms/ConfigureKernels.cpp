@@ -216,11 +216,12 @@ struct ConfigureKernelsPass
       set("grid", grid);
       set("tile_m", 64);
       set("tile_n", 64);
-      set("tile_k", 16);
       // Tensor cores (mma.sync m16n8k16, f32 accumulation) for 16-bit
-      // operands.
+      // operands, K in steps of 32 through a 3-stage cp.async pipeline.
       Type elt = cast<ShapedType>(view.result().getType()).getElementType();
-      set("mma", tensorCores && (elt.isF16() || elt.isBF16()) ? 1 : 0);
+      bool mma = tensorCores && (elt.isF16() || elt.isBF16());
+      set("tile_k", mma ? 32 : 16);
+      set("mma", mma ? 1 : 0);
       set("elements_per_thread", ceilDiv(tiles, grid) * 16);
     } else if (fitsColumnReduction(kernel)) {
       ColumnReductionLaunch l =

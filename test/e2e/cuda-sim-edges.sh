@@ -6,7 +6,8 @@
 # fp16 (1e-2), bf16 (3e-2) and channels-last, run on cuda-sim with every
 # sanitizer and checked against float64 numpy references. Each fp32 case
 # must use the emitters it names, and the fp16/bf16 contractions must take
-# the tensor-core (mma) path, so the coverage cannot silently shrink.
+# the tensor-core (mma) path, those marked cp_async with cp.async staging,
+# so the coverage cannot silently shrink.
 # With BWC_FAKE_CUDA (the fake driver library), also the configurations
 # --tune picks when told that 128- or 512-thread blocks are fastest
 # (FAKE_CUDA_BEST_BLOCK): the tuner's launch-shape variants of every
@@ -58,6 +59,7 @@ while read -r name emitters; do
     used=$(grep -o 'emitter = "[a-z_]*"' "$tmp/$id.gpu" | cut -d'"' -f2 |
            sort -u | tr '\n' ' ')
     mma=$(grep -c 'mma = 1' "$tmp/$id.gpu")
+    async=$(grep -c 'nvgpu.device_async_copy' "$tmp/$id.gpu")
     if ! "$bin/bwc-run" "$tmp/$id.bwc" --device=cuda-sim --sanitize=all \
          --check "$tmp/cases/$name" --tolerance=$tol > "$tmp/$id.log" 2>&1; then
       echo "FAILED: $id ($used): $(grep -m1 -E 'FAIL|error|cuda-sim:' "$tmp/$id.log")"
@@ -65,7 +67,7 @@ while read -r name emitters; do
     fi
     missing=""
     if [ $variant = fp32 ]; then
-      for e in $emitters; do
+      for e in ${emitters//cp_async/}; do
         [[ " $used " == *" $e "* ]] || missing+=" $e"
       done
     fi
@@ -73,18 +75,23 @@ while read -r name emitters; do
           $mma -eq 0 ]]; then
       missing+=" mma"
     fi
+    if [[ $emitters == *cp_async* && $variant =~ (fp16|bf16)$ &&
+          $async -eq 0 ]]; then
+      missing+=" cp_async"
+    fi
     if [ -n "$missing" ]; then
       echo "FAILED: $id uses $used but not$missing"
       failed=$((failed + 1)); continue
     fi
     for e in $used; do seen[$e]=1; done
     [ "$mma" -gt 0 ] && seen[mma]=1
+    [ "$async" -gt 0 ] && seen[cp_async]=1
     echo "ok: $id ($used$( [ "$mma" -gt 0 ] && echo "mma ")): $(grep -m1 'rel-l2' "$tmp/$id.log" | sed 's/.*rel-l2/rel-l2/')"
     passed=$((passed + 1))
   done
 done < "$tmp/cases/cases.txt"
 for e in loop row_reduction column_reduction transpose_tiled \
-         contraction_tiled thread_per_output mma; do
+         contraction_tiled thread_per_output mma cp_async; do
   [ -n "${seen[$e]:-}" ] || { echo "FAILED: no case exercised $e"; failed=$((failed + 1)); }
 done
 echo "$passed passed, $failed failed"

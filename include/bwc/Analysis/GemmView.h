@@ -72,6 +72,17 @@ struct GemmView {
   /// index `biasAlongM() ? m : n`.
   Value bias() const;
   bool biasAlongM() const { return kind == Kind::ConvChannelsFirst; }
+
+  /// Whether operand A (`isA`: along k) or B (along n) can be staged in
+  /// 16-byte chunks of `chunk` consecutive elements starting at multiples
+  /// of `chunk` (cp.async): the operand is a kernel argument of 16-bit
+  /// elements (not computed in the kernel), the extent along the chunk is
+  /// a multiple of `chunk`, and in every batch and row the chunk's elements
+  /// are consecutive in memory from a multiple of `chunk`, all valid or all
+  /// in a convolution's padding. Checked on the view's own index
+  /// arithmetic (the first, second and last row of the first and last
+  /// batch, every chunk along the row).
+  bool copiesChunks(bool isA, int64_t chunk) const;
   /// The op's result (the value a driver binds to its sums).
   Value result() const { return op->getResult(0); }
 

@@ -105,7 +105,8 @@ enum class SimSiteKind : uint8_t {
   store = 1,
   barrier = 2,
   shuffle = 3,
-  mma = 4
+  mma = 4,
+  ldmatrix = 5
 };
 /// What a load or store addresses.
 enum class SimSpace : uint8_t { global = 0, shared = 1 };

@@ -3,7 +3,8 @@
 // cuda-sim runs an artifact's CUDA kernels on the CPU. The compiler lowers
 // the very gpu.module that becomes PTX, after the same NVVM conversion, for
 // the host (lib/Target/CUDA/SimHost.cpp): special registers, barriers,
-// `shfl.sync`, `mma.sync` and shared memory become calls through a table
+// `shfl.sync`, `mma.sync`, `ldmatrix`, `cp.async` (with its commit and wait
+// groups) and shared memory become calls through a table
 // of hooks, and every global and shared load and store passes through the
 // access hook first. The artifact carries that host object (Artifact::sim).
 //
@@ -31,7 +32,7 @@ namespace bwc::rt::sim {
 
 /// Version of the hook ABI between a sim object and the runtime; the
 /// object exports it as `__bwcsim_abi` (i32).
-constexpr int32_t kSimAbiVersion = 1;
+constexpr int32_t kSimAbiVersion = 2;
 
 /// Index of each hook in the object's exported `__bwcsim_hooks` table of
 /// function pointers, which the runtime fills after loading it.
@@ -51,7 +52,21 @@ enum Hook : int32_t {
   kHookMma = 4,
   /// void *shared(i32 array): the block's copy of shared array `array`.
   kHookShared = 5,
-  kNumHooks = 6,
+  /// void cpAsync(i32 loadSite, i32 storeSite, void *dst, void *src,
+  /// i32 srcBytes): cp.async.{ca,cg}.shared.global of the sites' size;
+  /// srcBytes (0 or the size) are read, the rest zero-filled. The copy joins
+  /// the thread's open group and lands in shared memory when a wait
+  /// completes that group.
+  kHookCpAsync = 6,
+  /// void cpAsyncCommit(): cp.async.commit_group.
+  kHookCpAsyncCommit = 7,
+  /// void cpAsyncWait(i32 n): cp.async.wait_group n.
+  kHookCpAsyncWait = 8,
+  /// void ldmatrix(i32 site, i32 loadSite, void *row, i32 tiles, i32 trans,
+  /// i32 *out /*tiles*/): ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans]
+  /// .shared.b16; `row` is the 16-byte row this lane addresses.
+  kHookLdMatrix = 9,
+  kNumHooks = 10,
 };
 
 enum SpecialRegister : int32_t {
@@ -152,6 +167,14 @@ bool parseSanitizers(const std::string &list, SimOptions &options,
                      std::string &error);
 /// "memcheck,synccheck" (the enabled ones) or "none".
 std::string describeSanitizers(const SimOptions &options);
+
+/// ldmatrix.sync.aligned.m8n8.x`tiles`[.trans].b16 (PTX ISA "Warp-level
+/// matrix load instruction: ldmatrix"): `rows[8 j + r]` is row r (8
+/// consecutive 16-bit elements) of matrix j, as lane 8 j + r addresses it;
+/// `out[lane][j]` receives the lane's 32-bit fragment of matrix j. Exposed
+/// for the unit test that checks it against the ISA's fragment table.
+void ldmatrixFragments(const uint8_t *const rows[32], int tiles, bool trans,
+                       uint32_t out[32][4]);
 
 /// What the emulated device has executed since the process started.
 struct SimStats {

@@ -12,13 +12,24 @@
 // result is bound and every kernel output emitted at its index (the
 // epilogue). Floats only (f16/bf16/f32, f32 accumulation).
 //
-// With `mma` = 1 (f16/bf16 operands) the tiles stay in the operand type,
-// [64][16] A and [64 n][16 k] B (rows padded to 24 elements: conflict-free
-// fragment loads), and the 8 warps each own a 16 x 32 slice of the output
-// tile: per K step one A fragment and four B fragments feed four
-// `mma.sync.m16n8k16` (f32 accumulation) on the tensor cores. Fragment
-// coordinates are upstream nvgpu's (getLaneIdAndValueIdToOperandCoord).
-// After the K loop the accumulators go through a shared [64][65] f32 tile,
+// With `mma` = 1 (f16/bf16 operands) K advances tile_k (32 or 16) at a
+// time through a 3-stage pipeline of shared tiles in the operand type,
+// A [64 m][tile_k] and B [tile_k][64 n], in 16-byte chunks of 8 elements
+// placed at chunk ^ f(row) (an XOR swizzle: every ldmatrix phase and every
+// chunk store touches 8 distinct 16-byte bank groups, conflict-free with
+// no padding). An operand that GemmView::copiesChunks (a kernel argument
+// contiguous along the chunk) is staged with `cp.async.cg` 16-byte copies
+// (zero-filled outside the operand), two tiles ahead; any other operand
+// (a fused producer, an implicit GEMM's im2col) is loaded into registers
+// element by element (consecutive lanes, consecutive elements) before the
+// current tile's math and stored to its stage after it. The 8 warps each
+// own a 16 x 32 slice of the output tile: per 16 K, one `ldmatrix.x4`
+// (A) and two `ldmatrix.x4.trans` (B) feed four `mma.sync.m16n8k16` (f32
+// accumulation). Fragment coordinates are upstream nvgpu's
+// (getLaneIdAndValueIdToOperandCoord); the ldmatrix lane addressing is
+// checked by cuda-sim, whose ldmatrix is tested against the PTX ISA.
+// After the K loop the accumulators go through a shared [64][64] f32 tile
+// (columns XOR-swizzled by row: resultColumn),
 // so the epilogue reads and stores with the same mapping as above.
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +45,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/NVGPU/Utils/MMAUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -45,9 +57,10 @@ using namespace mlir::bwc::cuda;
 namespace {
 constexpr int64_t kTileMN = 64, kTileK = 16, kPer = 4, kSide = 16;
 // mma: 8 warps as 4 (rows of 16) x 2 (columns of 32), m16n8k16 steps,
-// 16-bit tiles padded to 24 elements per row, the f32 result tile to 65.
-constexpr int64_t kWarpRows = 4, kMmaM = 16, kMmaN = 8, kNTilesPerWarp = 4,
-                  kPadK = 24, kPadC = kTileMN + 1, kPadA = kTileMN + 2;
+// 3 stages of 16-bit tiles in chunks of 8, the f32 result tile swizzled.
+constexpr int64_t kWarpRows = 4, kMmaM = 16, kMmaN = 8, kMmaK = 16,
+                  kNTilesPerWarp = 4, kStages = 3, kChunk = 8,
+                  kPadA = kTileMN + 2;
 
 Value idx(OpBuilder &b, Location loc, int64_t v) {
   return indexConstant(b, loc, v);
@@ -59,6 +72,343 @@ Value lessThan(OpBuilder &b, Location loc, Value x, int64_t n) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
                                idx(b, loc, n));
 }
+
+/// Column of element (row, col) in the mma result tile [64][64] f32: col ^
+/// (16 (row & 1) ^ 8 ((row / 2) & 3)). Both of its accesses are then
+/// conflict-free (a search over the layouts, 2026-12-04): the accumulators'
+/// 8-byte pair stores (lanes at rows g, columns 2t) and the epilogue's
+/// loads (lanes at rows tr, tr + 1, 16 consecutive columns); a padded
+/// [64][65] tile conflicted 2 ways in both (cuda-sim's counters).
+Value resultColumn(OpBuilder &b, Location loc, Value row, Value col) {
+  Value odd = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, row, idx(b, loc, 2)),
+      idx(b, loc, 16));
+  Value pair = arith::MulIOp::create(
+      b, loc,
+      arith::RemUIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, row, idx(b, loc, 2)),
+          idx(b, loc, 4)),
+      idx(b, loc, 8));
+  return arith::XOrIOp::create(b, loc, col,
+                               arith::XOrIOp::create(b, loc, odd, pair));
+}
+} // namespace
+
+namespace {
+
+/// The tensor-core K loop of one output tile (file comment): the prologue
+/// stages tiles 0 and 1, iteration i waits for tile i, starts tile i + 2
+/// and runs tile i's mma steps; the 16 accumulators are stored to `cs`
+/// (the result tile) after the loop. Returns the loop.
+FailureOr<scf::ForOp> emitMmaMainLoop(
+    OpBuilder &b, Location loc, KernelContext &k, const GemmView &view,
+    int64_t tileK, Value as, Value bs, Value cs, Value tid, Value m0, Value n0,
+    ArrayRef<Value> batchIndex,
+    function_ref<FailureOr<Value>(bool, Value, int64_t, Value, int64_t)>
+        operand) {
+  Type f32 = b.getF32Type();
+  Type elt = cast<ShapedType>(view.result().getType()).getElementType();
+  int64_t M = view.m, N = view.n, K = view.k;
+  int64_t kTiles = (K + tileK - 1) / tileK;
+  // Chunks per A row, and rows sharing a 128-byte bank line.
+  int64_t aChunks = tileK / kChunk, bChunks = kTileMN / kChunk;
+  Value warp = arith::DivUIOp::create(b, loc, tid, idx(b, loc, 32));
+  Value lane = arith::RemUIOp::create(b, loc, tid, idx(b, loc, 32));
+  Value wRow = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, warp, idx(b, loc, kWarpRows)),
+      idx(b, loc, kMmaM));
+  Value wCol = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, warp, idx(b, loc, kWarpRows)),
+      idx(b, loc, kNTilesPerWarp * kMmaN));
+  auto div = [&](Value x, int64_t d) {
+    return arith::DivUIOp::create(b, loc, x, idx(b, loc, d)).getResult();
+  };
+  auto rem = [&](Value x, int64_t d) {
+    return arith::RemUIOp::create(b, loc, x, idx(b, loc, d)).getResult();
+  };
+  auto mul = [&](Value x, int64_t c) {
+    return arith::MulIOp::create(b, loc, x, idx(b, loc, c)).getResult();
+  };
+  // The swizzle: chunk `c` of row `r` sits at chunk c ^ f(r), f cycling
+  // through the chunks of a row once per 128 bytes of rows, so the 8 rows
+  // of an ldmatrix phase (and 8 lanes' chunk stores) hit 8 distinct
+  // 16-byte bank groups. Returns the element column.
+  auto aColumn = [&](Value r, Value c) {
+    Value f = rem(div(r, 8 / aChunks), aChunks);
+    return mul(arith::XOrIOp::create(b, loc, c, f), kChunk);
+  };
+  auto bColumn = [&](Value r, Value c) {
+    return mul(arith::XOrIOp::create(b, loc, c, rem(r, bChunks)), kChunk);
+  };
+
+  bool asyncA = view.copiesChunks(/*isA=*/true, kChunk),
+       asyncB = view.copiesChunks(/*isA=*/false, kChunk);
+  ValueRange argBuffers = k.elements.getArgBuffers();
+  // cp.async of the chunks of tile `k0` of A or B into stage `s`.
+  auto copyAsync = [&](bool isA, Value k0, Value s) {
+    int64_t chunks = isA ? kTileMN * aChunks : tileK * bChunks;
+    int64_t perRow = isA ? aChunks : bChunks;
+    auto issue = [&] {
+      Value row = div(tid, perRow), c = rem(tid, perRow);
+      // A: (m0 + row, k0 + 8c); B: (k0 + row, n0 + 8c).
+      Value gr = add(b, loc, isA ? m0 : k0, row);
+      Value gc = add(b, loc, isA ? k0 : n0, mul(c, kChunk));
+      int64_t rows = isA ? M : K, cols = isA ? K : N;
+      Value ok = arith::AndIOp::create(b, loc, lessThan(b, loc, gr, rows),
+                                       lessThan(b, loc, gc, cols));
+      // Clamped into the operand: the address stays in bounds even when
+      // nothing is read from it.
+      auto clamp = [&](Value x, int64_t n) {
+        return arith::MinUIOp::create(b, loc, x, idx(b, loc, n - 1))
+            .getResult();
+      };
+      IRArith ar{b, loc};
+      GemmAccess<Value> at =
+          isA ? view.a(ar, batchIndex, clamp(gr, rows), clamp(gc, cols))
+              : view.b(ar, batchIndex, clamp(gr, rows), clamp(gc, cols));
+      if (at.valid)
+        ok = arith::AndIOp::create(b, loc, ok, *at.valid);
+      Value tensor = isA ? view.aTensor() : view.bTensor();
+      Value buffer = argBuffers[cast<BlockArgument>(tensor).getArgNumber()];
+      Value src = ElementalEmitter::linearize(
+          b, loc, at.index, cast<ShapedType>(tensor.getType()).getShape());
+      Value srcElements = arith::SelectOp::create(b, loc, ok, idx(b, loc, kChunk),
+                                                  idx(b, loc, 0));
+      Value dstCol = isA ? aColumn(row, c) : bColumn(row, c);
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+          isA ? as : bs, ValueRange{s, row, dstCol}, buffer, ValueRange{src},
+          b.getIndexAttr(kChunk), srcElements, b.getUnitAttr());
+    };
+    if (chunks >= 256) {
+      issue();
+      return;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, lessThan(b, loc, tid, chunks),
+                                  /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    issue();
+  };
+  // Register staging of operands cp.async cannot copy: element e = tid +
+  // 256 q of the tile (row e / width, column e % width).
+  auto regLoads = [&](bool isA, Value k0) -> FailureOr<SmallVector<Value>> {
+    int64_t width = isA ? tileK : kTileMN;
+    SmallVector<Value> values;
+    for (int64_t q = 0; q < kTileMN * tileK / 256; ++q) {
+      Value e = add(b, loc, tid, idx(b, loc, 256 * q));
+      Value r = div(e, width), c = rem(e, width);
+      FailureOr<Value> x =
+          isA ? operand(true, add(b, loc, m0, r), M, add(b, loc, k0, c), K)
+              : operand(false, add(b, loc, k0, r), K, add(b, loc, n0, c), N);
+      if (failed(x))
+        return failure();
+      values.push_back(*x);
+    }
+    return values;
+  };
+  auto regStores = [&](bool isA, Value s, ValueRange values) {
+    int64_t width = isA ? tileK : kTileMN;
+    for (auto [q, v] : llvm::enumerate(values)) {
+      Value e = add(b, loc, tid, idx(b, loc, 256 * int64_t(q)));
+      Value r = div(e, width), c = rem(e, width);
+      Value col = add(b, loc,
+                      isA ? aColumn(r, div(c, kChunk)) : bColumn(r, div(c, kChunk)),
+                      rem(c, kChunk));
+      memref::StoreOp::create(b, loc, v, isA ? as : bs, ValueRange{s, r, col});
+    }
+  };
+  bool anyAsync = asyncA || asyncB;
+  auto commit = [&] {
+    if (anyAsync)
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  };
+  // Tile `k0` into stage `s`: copies now, register loads now, register
+  // stores by the caller.
+  auto startTile = [&](Value k0, Value s) -> FailureOr<SmallVector<Value>> {
+    if (asyncA)
+      copyAsync(true, k0, s);
+    if (asyncB)
+      copyAsync(false, k0, s);
+    SmallVector<Value> regs;
+    for (bool isA : {true, false}) {
+      if (isA ? asyncA : asyncB)
+        continue;
+      FailureOr<SmallVector<Value>> v = regLoads(isA, k0);
+      if (failed(v))
+        return failure();
+      regs.append(*v);
+    }
+    return regs;
+  };
+  auto finishTile = [&](Value s, ValueRange regs) {
+    int64_t per = kTileMN * tileK / 256;
+    size_t at = 0;
+    for (bool isA : {true, false}) {
+      if (isA ? asyncA : asyncB)
+        continue;
+      regStores(isA, s, regs.slice(at, per));
+      at += per;
+    }
+  };
+
+  // Prologue: tiles 0 .. kStages - 2, one group each (empty past K).
+  for (int64_t tile = 0; tile < kStages - 1; ++tile) {
+    if (tile < kTiles) {
+      FailureOr<SmallVector<Value>> regs =
+          startTile(idx(b, loc, tile * tileK), idx(b, loc, tile));
+      if (failed(regs))
+        return failure();
+      finishTile(idx(b, loc, tile), *regs);
+    }
+    commit();
+  }
+
+  // This lane's fragment coordinates: ldmatrix rows and chunks for A
+  // (x4: rows 0-15 at chunk 0, then at chunk 1, of the 16-wide K step) and
+  // B (x4.trans: k rows 0-15 of two 8-wide n tiles); the accumulators'.
+  Value aRow = add(b, loc, wRow, rem(lane, 16)), aChunk = div(lane, 16);
+  Value bRow = add(b, loc, rem(lane, 8), mul(rem(div(lane, 8), 2), 8));
+  Value bChunk = add(b, loc, div(wCol, kChunk), div(lane, 16));
+  SmallVector<std::pair<Value, Value>> cAt;
+  {
+    FailureOr<AffineMap> map = mmaFragmentMap(b.getContext(), MmaOperand::C);
+    if (failed(map))
+      return k.kernel.emitError() << "has no mma.sync fragment layout";
+    for (int64_t v = 0; v < 4; ++v) {
+      std::optional<SmallVector<Value, 8>> rc = affine::expandAffineMap(
+          b, loc, *map, ValueRange{lane, idx(b, loc, v)});
+      if (!rc)
+        return k.kernel.emitError() << "has no mma.sync fragment layout";
+      cAt.push_back({add(b, loc, wRow, (*rc)[0]), add(b, loc, wCol, (*rc)[1])});
+    }
+  }
+
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  SmallVector<Value> init(kNTilesPerWarp * 4, zero);
+  auto kLoop = scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, kTiles),
+                                  idx(b, loc, 1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value i = kLoop.getInductionVar();
+    // Tile i has landed (this thread's copies), then every thread's, and
+    // every warp is done with tile i - 1, whose stage tile i + 2 takes.
+    if (anyAsync)
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, kStages - 2);
+    gpu::BarrierOp::create(b, loc);
+    Value next = add(b, loc, i, idx(b, loc, kStages - 1));
+    Value nextOk = lessThan(b, loc, next, kTiles);
+    Value nextStage = rem(next, kStages);
+    Value nextK0 = mul(next, tileK);
+    SmallVector<Value> regs;
+    bool anyRegs = !asyncA || !asyncB;
+    {
+      SmallVector<Type> regTypes;
+      int64_t per = kTileMN * tileK / 256;
+      for (bool isA : {true, false})
+        if (!(isA ? asyncA : asyncB))
+          regTypes.append(per, elt);
+      auto ifOp = scf::IfOp::create(b, loc, regTypes, nextOk,
+                                    /*withElseRegion=*/anyRegs);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        FailureOr<SmallVector<Value>> r = startTile(nextK0, nextStage);
+        if (failed(r))
+          return failure();
+        if (anyRegs)
+          scf::YieldOp::create(b, loc, *r);
+        if (anyRegs) {
+          b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+          Value z = arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 0.0));
+          scf::YieldOp::create(b, loc, SmallVector<Value>(regTypes.size(), z));
+        }
+      }
+      regs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+    }
+    commit();
+
+    // Tile i's math: per 16 K, A by ldmatrix.x4, B by two x4.trans, four
+    // mma.sync.
+    Value s = rem(i, kStages);
+    auto pairType = VectorType::get({2}, elt);
+    auto fragType = VectorType::get({4, 2}, elt);
+    auto reg = [&](Value frag, int64_t r) -> Value {
+      Value v = vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{r});
+      if (elt.isBF16()) // the bf16 mma takes its pairs as i32
+        return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+      (void)pairType;
+      return v;
+    };
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(4, f32));
+    NVVM::MMATypes ptxType =
+        elt.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    SmallVector<Value> acc(kLoop.getRegionIterArgs());
+    for (int64_t kk = 0; kk < tileK; kk += kMmaK) {
+      Value aFrag = nvgpu::LdMatrixOp::create(
+          b, loc, fragType, as,
+          ValueRange{s, aRow,
+                     aColumn(aRow, add(b, loc, aChunk,
+                                       idx(b, loc, kk / kChunk)))},
+          /*transpose=*/false, /*numTiles=*/4);
+      SmallVector<Value> aRegs;
+      for (int64_t r = 0; r < 4; ++r)
+        aRegs.push_back(reg(aFrag, r));
+      Value kRow = add(b, loc, bRow, idx(b, loc, kk));
+      for (int64_t p = 0; p < kNTilesPerWarp / 2; ++p) {
+        Value bFrag = nvgpu::LdMatrixOp::create(
+            b, loc, fragType, bs,
+            ValueRange{s, kRow,
+                       bColumn(kRow, add(b, loc, bChunk, idx(b, loc, 2 * p)))},
+            /*transpose=*/true, /*numTiles=*/4);
+        for (int64_t h = 0; h < 2; ++h) {
+          int64_t j = 2 * p + h;
+          SmallVector<Value> bRegs = {reg(bFrag, 2 * h), reg(bFrag, 2 * h + 1)};
+          Value d = NVVM::MmaOp::create(
+              b, loc, resultType, aRegs, bRegs,
+              ArrayRef<Value>(acc).slice(4 * j, 4), {kMmaM, kMmaN, kMmaK},
+              std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t v = 0; v < 4; ++v)
+            acc[4 * j + v] = LLVM::ExtractValueOp::create(b, loc, d, v);
+        }
+      }
+    }
+    // Registers of tile i + 2 into its stage, free since the barrier.
+    if (anyRegs) {
+      auto ifOp = scf::IfOp::create(b, loc, nextOk, /*withElse=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      finishTile(nextStage, regs);
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  // Only empty groups can be pending; none survives the tile.
+  if (anyAsync)
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  // The accumulators into the shared result tile, so that the epilogue
+  // maps outputs to threads as the f32 path does (coalesced stores): each
+  // pair of adjacent columns (c0 c1, c2 c3) as one 8-byte store.
+  auto pairType = VectorType::get({2}, f32);
+  for (int64_t j = 0; j < kNTilesPerWarp; ++j)
+    for (int64_t v = 0; v < 4; v += 2) {
+      Value pair = vector::FromElementsOp::create(
+          b, loc, pairType,
+          ValueRange{kLoop.getResult(4 * j + v), kLoop.getResult(4 * j + v + 1)});
+      Value row = cAt[v].first;
+      Value col = add(b, loc, cAt[v].second, idx(b, loc, j * kMmaN));
+      auto store = vector::StoreOp::create(
+          b, loc, pair, cs, ValueRange{row, resultColumn(b, loc, row, col)});
+      store->setAttr("alignment", b.getI64IntegerAttr(8));
+    }
+  gpu::BarrierOp::create(b, loc);
+  return kLoop;
+}
+
 } // namespace
 
 LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
@@ -67,11 +417,21 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
                      tn = k.field("tile_n"), tk = k.field("tile_k");
   if (failed(block) || failed(tm) || failed(tn) || failed(tk))
     return failure();
-  if (*block != 256 || *tm != kTileMN || *tn != kTileMN || *tk != kTileK)
+  // `mma` is optional (absent: 0, as in configurations written before it).
+  Attribute mmaAttr = k.config.get("mma");
+  auto mmaInt = dyn_cast_or_null<IntegerAttr>(mmaAttr);
+  if ((mmaAttr && !mmaInt) ||
+      (mmaInt && mmaInt.getInt() != 0 && mmaInt.getInt() != 1))
     return k.kernel.emitError()
-           << "expects a contraction_tiled block of 256 threads and 64x64x16 "
-              "tiles but got "
+           << "expects a contraction_tiled 'mma' of 0 or 1 but got " << mmaAttr;
+  bool mma = mmaInt && mmaInt.getInt() == 1;
+  if (*block != 256 || *tm != kTileMN || *tn != kTileMN ||
+      (mma ? *tk != 16 && *tk != 32 : *tk != kTileK))
+    return k.kernel.emitError()
+           << "expects a contraction_tiled block of 256 threads and 64x64 "
+              "tiles with tile_k 16 (or 32 with mma) but got "
            << k.config;
+  int64_t tileK = *tk;
   Operation *op = tiledContraction(k.kernel);
   if (!op)
     return k.kernel.emitError()
@@ -92,42 +452,32 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
           nTiles = (N + kTileMN - 1) / kTileMN;
   Type f32 = b.getF32Type();
   Type elt = resultType.getElementType();
-  // `mma` is optional (absent: 0, as in configurations written before it).
-  Attribute mmaAttr = k.config.get("mma");
-  auto mmaInt = dyn_cast_or_null<IntegerAttr>(mmaAttr);
-  if ((mmaAttr && !mmaInt) ||
-      (mmaInt && mmaInt.getInt() != 0 && mmaInt.getInt() != 1))
-    return k.kernel.emitError()
-           << "expects a contraction_tiled 'mma' of 0 or 1 but got " << mmaAttr;
-  bool mma = mmaInt && mmaInt.getInt() == 1;
   if (mma && !elt.isF16() && !elt.isBF16())
     return k.kernel.emitError()
            << "expects f16 or bf16 operands for a contraction_tiled 'mma' "
               "of 1 but got "
            << elt;
-  // Tiles hold the operand type for the tensor cores, else f32.
-  Type stageType = mma ? elt : f32;
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  auto tileType = MemRefType::get(
-      mma ? ArrayRef<int64_t>{kTileMN, kPadK} : ArrayRef<int64_t>{kTileK,
-                                                                  kTileMN},
-      stageType, MemRefLayoutAttrInterface(), space);
-  // f32: A is stored transposed ([k][m]) by lanes walking k, so rows of 64
-  // put a warp's 32 stores in 2 banks (16-way conflicts, found by
-  // cuda-sim's counters); rows of 66 (2 mod 32) put them in 32.
-  auto aTileType =
-      mma ? tileType
-          : MemRefType::get({kTileK, kPadA}, f32, MemRefLayoutAttrInterface(),
-                            space);
-  Value as = k.func.addWorkgroupAttribution(aTileType, loc);
-  Value bs = k.func.addWorkgroupAttribution(tileType, loc);
+  auto sharedType = [&](ArrayRef<int64_t> shape, Type t) {
+    return MemRefType::get(shape, t, MemRefLayoutAttrInterface(), space);
+  };
+  // f32: A [k][m], B [k][n]. A is stored transposed by lanes walking k, so
+  // rows of 64 put a warp's 32 stores in 2 banks (16-way conflicts, found
+  // by cuda-sim's counters); rows of 66 (2 mod 32) put them in 32.
+  // mma: stages of A [m][k] and B [k][n] in the operand type.
+  Value as = k.func.addWorkgroupAttribution(
+      mma ? sharedType({kStages, kTileMN, tileK}, elt)
+          : sharedType({kTileK, kPadA}, f32),
+      loc);
+  Value bs = k.func.addWorkgroupAttribution(
+      mma ? sharedType({kStages, tileK, kTileMN}, elt)
+          : sharedType({kTileK, kTileMN}, f32),
+      loc);
   Value cs;
   if (mma)
-    cs = k.func.addWorkgroupAttribution(
-        MemRefType::get({kTileMN, kPadC}, f32, MemRefLayoutAttrInterface(),
-                        space),
-        loc);
+    cs = k.func.addWorkgroupAttribution(sharedType({kTileMN, kTileMN}, f32),
+                                        loc);
 
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value tr = arith::DivUIOp::create(b, loc, tid, idx(b, loc, kSide));
@@ -140,6 +490,7 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
   Value m0 = arith::MulIOp::create(b, loc, t[1], idx(b, loc, kTileMN));
   Value n0 = arith::MulIOp::create(b, loc, t[2], idx(b, loc, kTileMN));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Type stageType = mma ? elt : f32;
   Value stageZero =
       mma ? arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 0.0))
                 .getResult()
@@ -177,62 +528,22 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
     return guarded.getResult(0);
   };
 
-  // mma: where this lane's fragment values sit, as (row, column) of the
-  // block's tiles: A rows and accumulator rows in the warp's 16, B rows
-  // (n) and accumulator columns in its 32.
-  SmallVector<std::pair<Value, Value>> aAt, bAt, cAt;
+  scf::ForOp kLoop;
   if (mma) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(tileLoop);
-    Value warp = arith::DivUIOp::create(b, loc, tid, idx(b, loc, 32));
-    Value lane = arith::RemUIOp::create(b, loc, tid, idx(b, loc, 32));
-    Value wRow = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, warp, idx(b, loc, kWarpRows)),
-        idx(b, loc, kMmaM));
-    Value wCol = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, warp, idx(b, loc, kWarpRows)),
-        idx(b, loc, kNTilesPerWarp * kMmaN));
-    auto coords = [&](MmaOperand operand, int64_t values,
-                      SmallVectorImpl<std::pair<Value, Value>> &at,
-                      int64_t step) -> LogicalResult {
-      FailureOr<AffineMap> map = mmaFragmentMap(b.getContext(), operand);
-      if (failed(map))
-        return k.kernel.emitError() << "has no mma.sync fragment layout";
-      for (int64_t v = 0; v < values; v += step) {
-        std::optional<SmallVector<Value, 8>> rc = affine::expandAffineMap(
-            b, loc, *map, ValueRange{lane, idx(b, loc, v)});
-        if (!rc)
-          return k.kernel.emitError() << "has no mma.sync fragment layout";
-        at.push_back({(*rc)[0], (*rc)[1]});
-      }
-      return success();
-    };
-    // A: 4 registers of 2 (values 0, 2, 4, 6); B: 2 registers; C: 4 f32.
-    if (failed(coords(MmaOperand::A, 8, aAt, 2)) ||
-        failed(coords(MmaOperand::B, 4, bAt, 2)) ||
-        failed(coords(MmaOperand::C, 4, cAt, 1)))
+    FailureOr<scf::ForOp> loop = emitMmaMainLoop(
+        b, loc, k, view, tileK, as, bs, cs, tid, m0, n0, batchIndex, operand);
+    if (failed(loop))
       return failure();
-    for (auto &[row, col] : aAt)
-      row = add(b, loc, wRow, row);
-    for (auto &[n, kk] : bAt)
-      n = add(b, loc, wCol, n);
-    for (auto &[row, col] : cAt) {
-      row = add(b, loc, wRow, row);
-      col = add(b, loc, wCol, col);
-    }
-  }
-
-  SmallVector<Value> init(kPer * kPer, zero);
-  auto kLoop = scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, K),
-                                  idx(b, loc, kTileK), init);
-  {
+    kLoop = *loop;
+  } else {
+    SmallVector<Value> init(kPer * kPer, zero);
+    kLoop = scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, K),
+                               idx(b, loc, kTileK), init);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value k0 = kLoop.getInductionVar();
     // 1024 elements of each tile, 4 per thread: A along K (16 per row),
-    // B along N (64 per row, coalesced).
-    // Element e of a tile `width` wide: operand (rowBase + e / width,
-    // colBase + e % width), stored [col][row] when `transposed`.
+    // B along N (64 per row, coalesced); A stored [k][m].
     auto stage = [&](bool isA, Value tile, Value e, int64_t width,
                      bool transposed, Value rowBase, int64_t rows,
                      Value colBase, int64_t cols) -> LogicalResult {
@@ -246,91 +557,41 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
                               transposed ? ValueRange{c, r} : ValueRange{r, c});
       return success();
     };
-    // f32: A [k][m], B [k][n]; mma: A [m][k], B [n][k] (K innermost, as
-    // the fragments pair it).
     for (int64_t q = 0; q < kTileMN * kTileK / 256; ++q) {
       Value e = add(b, loc, tid, idx(b, loc, 256 * q));
-      if (failed(stage(/*isA=*/true, as, e, kTileK, /*transposed=*/!mma, m0, M,
-                       k0, K)) ||
-          failed(stage(/*isA=*/false, bs, e, kTileMN, /*transposed=*/mma, k0, K,
-                       n0, N)))
+      if (failed(stage(/*isA=*/true, as, e, kTileK, /*transposed=*/true, m0,
+                       M, k0, K)) ||
+          failed(stage(/*isA=*/false, bs, e, kTileMN, /*transposed=*/false,
+                       k0, K, n0, N)))
         return failure();
     }
     gpu::BarrierOp::create(b, loc);
-    if (mma) {
-      // Two consecutive K values of one row: one 32-bit register.
-      auto pairType = VectorType::get({2}, elt);
-      auto fragment = [&](Value tile, Value row, Value col) -> Value {
-        auto load = vector::LoadOp::create(b, loc, pairType, tile,
-                                           ValueRange{row, col});
-        load->setAttr("alignment", b.getI64IntegerAttr(4));
-        if (elt.isBF16()) // the bf16 mma takes its pairs as i32
-          return LLVM::BitcastOp::create(b, loc, b.getI32Type(), load);
-        return load;
-      };
-      SmallVector<Value> aFrag, next;
-      for (auto [row, col] : aAt)
-        aFrag.push_back(fragment(as, row, col));
-      auto resultType = LLVM::LLVMStructType::getLiteral(
-          b.getContext(), SmallVector<Type>(4, f32));
-      NVVM::MMATypes ptxType =
-          elt.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-      for (int64_t j = 0; j < kNTilesPerWarp; ++j) {
-        SmallVector<Value> bFrag;
-        for (auto [n, kk] : bAt)
-          bFrag.push_back(
-              fragment(bs, add(b, loc, n, idx(b, loc, j * kMmaN)), kk));
-        ValueRange acc = kLoop.getRegionIterArgs().slice(4 * j, 4);
-        Value d = NVVM::MmaOp::create(
-            b, loc, resultType, aFrag, bFrag, acc, {kMmaM, kMmaN, kTileK},
-            std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        for (int64_t v = 0; v < 4; ++v)
-          next.push_back(LLVM::ExtractValueOp::create(b, loc, d, v));
+    auto inner =
+        scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, kTileK),
+                           idx(b, loc, 1), kLoop.getRegionIterArgs());
+    {
+      OpBuilder::InsertionGuard innerGuard(b);
+      b.setInsertionPointToStart(inner.getBody());
+      Value kk = inner.getInductionVar();
+      SmallVector<Value> av, bv, next;
+      for (int64_t i = 0; i < kPer; ++i) {
+        av.push_back(memref::LoadOp::create(
+            b, loc, as,
+            ValueRange{kk, add(b, loc, tr, idx(b, loc, kSide * i))}));
+        bv.push_back(memref::LoadOp::create(
+            b, loc, bs,
+            ValueRange{kk, add(b, loc, tc, idx(b, loc, kSide * i))}));
       }
-      gpu::BarrierOp::create(b, loc);
+      for (int64_t i = 0; i < kPer; ++i)
+        for (int64_t j = 0; j < kPer; ++j)
+          next.push_back(arith::AddFOp::create(
+              b, loc, inner.getRegionIterArgs()[i * kPer + j],
+              arith::MulFOp::create(b, loc, av[i], bv[j])));
       scf::YieldOp::create(b, loc, next);
-    } else {
-      auto inner =
-          scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, kTileK),
-                             idx(b, loc, 1), kLoop.getRegionIterArgs());
-      {
-        OpBuilder::InsertionGuard innerGuard(b);
-        b.setInsertionPointToStart(inner.getBody());
-        Value kk = inner.getInductionVar();
-        SmallVector<Value> av, bv, next;
-        for (int64_t i = 0; i < kPer; ++i) {
-          av.push_back(memref::LoadOp::create(
-              b, loc, as,
-              ValueRange{kk, add(b, loc, tr, idx(b, loc, kSide * i))}));
-          bv.push_back(memref::LoadOp::create(
-              b, loc, bs,
-              ValueRange{kk, add(b, loc, tc, idx(b, loc, kSide * i))}));
-        }
-        for (int64_t i = 0; i < kPer; ++i)
-          for (int64_t j = 0; j < kPer; ++j)
-            next.push_back(arith::AddFOp::create(
-                b, loc, inner.getRegionIterArgs()[i * kPer + j],
-                arith::MulFOp::create(b, loc, av[i], bv[j])));
-        scf::YieldOp::create(b, loc, next);
-      }
-      // The next K step overwrites the tiles.
-      gpu::BarrierOp::create(b, loc);
-      scf::YieldOp::create(b, loc, inner.getResults());
     }
-  }
-  if (mma) {
-    // The accumulators into the shared result tile, so that the epilogue
-    // maps outputs to threads as the f32 path does (coalesced stores).
-    for (int64_t j = 0; j < kNTilesPerWarp; ++j)
-      for (int64_t v = 0; v < 4; ++v)
-        memref::StoreOp::create(
-            b, loc, kLoop.getResult(4 * j + v), cs,
-            ValueRange{cAt[v].first,
-                       add(b, loc, cAt[v].second, idx(b, loc, j * kMmaN))});
+    // The next K step overwrites the tiles.
     gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, inner.getResults());
   }
 
   ValueRange results =
@@ -347,7 +608,9 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
                                 lessThan(b, loc, n, N)),
           /*withElse=*/false);
       b.setInsertionPointToStart(&store.getThenRegion().front());
-      Value acc = mma ? memref::LoadOp::create(b, loc, cs, ValueRange{row, col})
+      Value acc = mma ? memref::LoadOp::create(
+                            b, loc, cs,
+                            ValueRange{row, resultColumn(b, loc, row, col)})
                             .getResult()
                       : kLoop.getResult(i * kPer + j);
       FailureOr<Value> value =
@@ -368,7 +631,8 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
       k.elements.unbindValue(view.result());
       k.elements.clearCache();
     }
-  // mma: the next tile's accumulators overwrite the result tile.
+  // mma: the next tile's accumulators overwrite the result tile, and its
+  // prologue the stages.
   if (mma)
     gpu::BarrierOp::create(b, loc);
   b.setInsertionPointAfter(tileLoop);

@@ -22,6 +22,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
@@ -30,6 +31,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Parser/Parser.h"
@@ -56,7 +58,7 @@ using namespace mlir::bwc;
 void mlir::bwc::loadCudaDialects(MLIRContext &ctx) {
   DialectRegistry registry;
   registry.insert<gpu::GPUDialect, NVVM::NVVMDialect, vector::VectorDialect,
-                  LLVM::LLVMDialect>();
+                  nvgpu::NVGPUDialect, LLVM::LLVMDialect>();
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
@@ -64,7 +66,7 @@ void mlir::bwc::loadCudaDialects(MLIRContext &ctx) {
   registerNVVMDialectTranslation(registry);
   ctx.appendDialectRegistry(registry);
   ctx.loadDialect<gpu::GPUDialect, NVVM::NVVMDialect, vector::VectorDialect,
-                  LLVM::LLVMDialect>();
+                  nvgpu::NVGPUDialect, LLVM::LLVMDialect>();
 }
 
 namespace {
@@ -168,6 +170,8 @@ LogicalResult convertToNVVM(gpu::GPUModuleOp gpuModule) {
   configureGpuToNVVMTypeConverter(converter);
   RewritePatternSet patterns(ctx);
   populateGpuToNVVMConversionPatterns(converter, patterns);
+  // The contraction kernel's cp.async and ldmatrix (nvgpu ops on memrefs).
+  populateNVGPUToNVVMConversionPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
   populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
@@ -176,7 +180,7 @@ LogicalResult convertToNVVM(gpu::GPUModuleOp gpuModule) {
   ub::populateUBToLLVMConversionPatterns(converter, patterns);
   LLVMConversionTarget target(*ctx);
   target.addLegalDialect<NVVM::NVVMDialect>();
-  target.addIllegalDialect<gpu::GPUDialect>();
+  target.addIllegalDialect<gpu::GPUDialect, nvgpu::NVGPUDialect>();
   target.addLegalOp<gpu::GPUModuleOp>();
   target.addIllegalOp<LLVM::ExpOp, LLVM::LogOp, LLVM::PowOp, LLVM::SinOp,
                       LLVM::CosOp>();

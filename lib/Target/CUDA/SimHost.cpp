@@ -3,7 +3,8 @@
 // bwc-cuda-sim-host: the kernels the NVPTX back end compiles, after the
 // same NVVM conversion, become host code that calls the cuda-sim emulator
 // for everything a CPU does not have (special registers, barriers, warp
-// shuffles, tensor-core mma, shared memory) and for every memory access,
+// shuffles, tensor-core mma, ldmatrix, cp.async, shared memory) and for
+// every memory access,
 // which the sanitizers check. Nothing of the kernel's own arithmetic or
 // indexing changes, so the emulator runs what the GPU would run, up to the
 // NVPTX back end. docs/targets/cuda-sim.md describes the design.
@@ -281,6 +282,7 @@ LogicalResult HostLowering::lowerKernel(LLVM::LLVMFuncOp f, uint32_t kernel) {
   SmallVector<Operation *> ops;
   SmallVector<LLVM::AddressOfOp> addresses;
   Value mmaSlots[4] = {};
+  Value ldmatrixSlot;
   f.walk([&](Operation *op) { ops.push_back(op); });
   // The emulator's instruction count: each block adds its NVVM-level ops
   // (about one PTX instruction each, constants included) when it runs.
@@ -432,6 +434,94 @@ LogicalResult HostLowering::lowerKernel(LLVM::LLVMFuncOp f, uint32_t kernel) {
         s = LLVM::InsertValueOp::create(b, loc, s, d, ArrayRef<int64_t>{i});
       }
       mma.getResult().replaceAllUsesWith(s);
+      op->erase();
+      usesSync = true;
+      continue;
+    }
+    if (auto copy = dyn_cast<NVVM::CpAsyncOp>(op)) {
+      // Two sites: the global read and the shared write, each of the size.
+      uint32_t bytes = copy.getSize();
+      Root from = trace(copy.getSrc()), to = trace(copy.getDst());
+      if (to.kind != Root::shared)
+        return op->emitError() << "cuda-sim cannot trace this cp.async "
+                                  "destination to its shared array in kernel "
+                               << kernelName;
+      int32_t loadSite = addSite(
+          kernel, rt::SimSiteKind::load, op, rt::SimSpace::global, bytes,
+          bytes, from.kind == Root::param ? from.index : -1);
+      int32_t storeSite = addSite(kernel, rt::SimSiteKind::store, op,
+                                  rt::SimSpace::shared, bytes, bytes, to.index);
+      Value srcBytes = copy.getCpSize() ? copy.getCpSize() : i32(loc, bytes);
+      Value dst = LLVM::AddrSpaceCastOp::create(b, loc, ptrType, copy.getDst());
+      Value src = LLVM::AddrSpaceCastOp::create(b, loc, ptrType, copy.getSrc());
+      callHook(loc, sim::kHookCpAsync, Type(),
+               {i32(loc, loadSite), i32(loc, storeSite), dst, src, srcBytes});
+      op->erase();
+      continue;
+    }
+    if (isa<NVVM::CpAsyncCommitGroupOp>(op)) {
+      callHook(loc, sim::kHookCpAsyncCommit, Type(), {});
+      op->erase();
+      continue;
+    }
+    if (auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op)) {
+      callHook(loc, sim::kHookCpAsyncWait, Type(),
+               {i32(loc, int32_t(wait.getN()))});
+      op->erase();
+      continue;
+    }
+    if (auto ld = dyn_cast<NVVM::LdMatrixOp>(op)) {
+      int32_t num = int32_t(ld.getNum());
+      bool ok = ld.getShape().getM() == 8 && ld.getShape().getN() == 8 &&
+                ld.getEltType() == NVVM::LdStMatrixEltType::B16 &&
+                (num == 1 || num == 2 || num == 4);
+      if (!ok)
+        return op->emitError() << "cuda-sim models ldmatrix m8n8 of b16 "
+                                  "(x1, x2, x4) only, in kernel "
+                               << kernelName;
+      Root root = trace(ld.getPtr());
+      if (root.kind != Root::shared)
+        return op->emitError() << "cuda-sim cannot trace this ldmatrix "
+                                  "address to its shared array in kernel "
+                               << kernelName;
+      int32_t site = addSite(kernel, rt::SimSiteKind::ldmatrix, op,
+                             rt::SimSpace::shared, uint32_t(num));
+      int32_t loadSite = addSite(kernel, rt::SimSiteKind::load, op,
+                                 rt::SimSpace::shared, 16, 16, root.index);
+      if (!ldmatrixSlot) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&f.getBody().front());
+        auto one = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                            b.getI64IntegerAttr(1));
+        ldmatrixSlot = LLVM::AllocaOp::create(
+            b, loc, ptrType, LLVM::LLVMArrayType::get(b.getI32Type(), 4), one,
+            16);
+      }
+      Value row = LLVM::AddrSpaceCastOp::create(b, loc, ptrType, ld.getPtr());
+      bool trans = ld.getLayout() == NVVM::MMALayout::col;
+      callHook(loc, sim::kHookLdMatrix, Type(),
+               {i32(loc, site), i32(loc, loadSite), row, i32(loc, num),
+                i32(loc, trans ? 1 : 0), ldmatrixSlot});
+      auto get = [&](int64_t i) -> Value {
+        Value p = LLVM::GEPOp::create(b, loc, ptrType, b.getI32Type(),
+                                      ldmatrixSlot,
+                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});
+        return LLVM::LoadOp::create(b, loc, b.getI32Type(), p);
+      };
+      Value result;
+      if (num == 1) {
+        result = get(0);
+      } else {
+        result = LLVM::PoisonOp::create(b, loc, ld.getType());
+        for (int64_t i = 0; i < num; ++i)
+          result = LLVM::InsertValueOp::create(b, loc, result, get(i),
+                                               ArrayRef<int64_t>{i});
+      }
+      if (result.getType() != ld.getType())
+        return op->emitError() << "expects an ldmatrix result of i32 or a "
+                                  "struct of i32 in kernel "
+                               << kernelName;
+      ld.getResult().replaceAllUsesWith(result);
       op->erase();
       usesSync = true;
       continue;

@@ -49,11 +49,16 @@
 // GPU-SAME: emitter = "thread_per_output"
 
 // Tests the channels_last bf16 convolution (3x3, stride 2, pad 1; 9x9x16
-// -> 5x5x32): M = 25, N = 32, K = 144 in steps of 16, mma.sync.
+// -> 5x5x32): M = 25, N = 32, K = 144 in 5 steps of 32, mma.sync. Both
+// operands by cp.async: A (the NHWC input) in chunks of 8 channels of one
+// tap, a padding tap's chunk zero-filled (8 or 0 source elements by
+// select); B (the [K][32] filter) along F.
 // GPU-LABEL: gpu.func @main_k1_conv_bwc
-// GPU-SAME: emitter = "contraction_tiled", grid = 1 : i64, mma = 1 : i64
-// GPU: scf.for %{{.*}} = %c0{{.*}} to %c144{{.*}} step %c16
-// GPU: arith.select
+// GPU-SAME: emitter = "contraction_tiled", grid = 1 : i64, mma = 1 : i64, tile_k = 32
+// GPU: %[[N:.*]] = arith.select %{{.*}}, %c8{{.*}}, %c0{{.*}} : index
+// GPU: nvgpu.device_async_copy %arg0[%{{.*}}], %arg3[%{{.*}}, %{{.*}}, %{{.*}}], 8, %[[N]] {bypassL1}
+// GPU: nvgpu.device_async_copy %arg1
+// GPU: scf.for %{{.*}} = %c0{{.*}} to %c5{{.*}} step %c1
 // GPU: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<bf16>
 
 // Tests the channels-first f32 convolution with bias and relu (2 images,

@@ -5,7 +5,8 @@
 # sm_90. Also assembles the lit tests' kernels (one per emitter, and the
 # issue-10 column reductions, the tensor-core matmuls, the implicit-GEMM
 # convolutions) and ppocr_rec and ppocr_det in bf16 (matmuls and
-# convolutions on the mma path). Exits 77 (skipped, with the reason) when the
+# convolutions on the mma path), and requires that no kernel spills
+# registers (ptxas -v). Exits 77 (skipped, with the reason) when the
 # models or ptxas are missing, after the compile checks.
 # Usage: ptx-real-models.sh BIN_DIR MODELS_DIR SRC_DIR
 set -uo pipefail
@@ -37,9 +38,15 @@ check() { # NAME INPUT [FLAGS...]
     echo "FAILED: $name: the PTX calls libdevice"; failed=$((failed + 1)); return
   fi
   [ -z "$ptxas" ] && return
-  if ! "$ptxas" -arch=sm_90 -O3 "$tmp/$name.ptx" -o "$tmp/$name.cubin" \
+  if ! "$ptxas" -arch=sm_90 -O3 -v "$tmp/$name.ptx" -o "$tmp/$name.cubin" \
        2> "$tmp/$name.ptxas"; then
-    echo "FAILED: $name: ptxas"; head -5 "$tmp/$name.ptxas"
+    echo "FAILED: $name: ptxas"; grep -v '^ptxas info' "$tmp/$name.ptxas" | head -5
+    failed=$((failed + 1)); return
+  fi
+  # No kernel spills registers to local memory (ptxas -v).
+  if grep -q '[1-9][0-9]* bytes spill \(stores\|loads\)' "$tmp/$name.ptxas"; then
+    echo "FAILED: $name: ptxas spills registers:"
+    grep -B2 '[1-9][0-9]* bytes spill' "$tmp/$name.ptxas" | grep -o "entry function '[^']*'" | head -5
     failed=$((failed + 1)); return
   fi
   assembled=$((assembled + 1))

@@ -273,7 +273,17 @@ TEST_F(DriverConfigTest, ContractionTiledRefusesBadTilesAndKernels) {
   EXPECT_NE(build(kExp, "{emitter = \"contraction_tiled\", block = 256, "
                         "grid = 1, tile_m = 32, tile_n = 64, tile_k = 16}")
                 .find("expects a contraction_tiled block of 256 threads and "
-                      "64x64x16 tiles"),
+                      "64x64 tiles with tile_k 16 (or 32 with mma)"),
+            std::string::npos);
+  // tile_k 32 is the tensor-core pipeline's K step only.
+  EXPECT_NE(build(kExp, "{emitter = \"contraction_tiled\", block = 256, "
+                        "grid = 1, tile_m = 64, tile_n = 64, tile_k = 32}")
+                .find("tile_k 16 (or 32 with mma)"),
+            std::string::npos);
+  EXPECT_NE(build(kExp, "{emitter = \"contraction_tiled\", block = 256, "
+                        "grid = 1, tile_m = 64, tile_n = 64, tile_k = 64, "
+                        "mma = 1}")
+                .find("tile_k 16 (or 32 with mma)"),
             std::string::npos);
 }
 
