@@ -30,11 +30,15 @@ def fmt(v, spec="%.1f"):
 def kernel_table(title, r):
     lines = ["== %s: %s, %d runs, median latency %s ms" %
              (title, r["device"], r["runs"], fmt(r["latency_ms"]["median"], "%.4f"))]
-    lines.append("%4s  %-36s %10s %13s %9s %7s" %
-                 ("#", "kernel", "time(us)", "bytes", "GB/s", "%copy"))
+    lines.append("%4s  %-36s %10s %9s %13s %9s %7s" %
+                 ("#", "kernel", "time(us)", "est(us)", "bytes", "GB/s",
+                  "%copy"))
     for k in r["kernels"] + [dict(r["totals"], launch="", name="total")]:
-        lines.append("%4s  %-36s %10.2f %13d %9s %7s" %
-                     (k["launch"], k["name"][:36], k["time_us"], k["bytes"],
+        # est(us): the H200 estimate bwc-run prints (not a measurement);
+        # absent from JSON written before 2026-12-04.
+        lines.append("%4s  %-36s %10.2f %9s %13d %9s %7s" %
+                     (k["launch"], k["name"][:36], k["time_us"],
+                      fmt(k.get("estimate_us"), "%.2f"), k["bytes"],
                       fmt(k["gbps"], "%.1f"), fmt(k["pct_copy"], "%.1f%%")))
     return "\n".join(lines)
 

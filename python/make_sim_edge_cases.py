@@ -289,10 +289,11 @@ def cases():
     c.node("Relu", ["c"], ["z"])
     out.append((c, [("z", np.maximum(conv2d(x, w), 0))]))
 
-    # Operands the 16-bit contraction stages with cp.async (kernel
-    # arguments contiguous along a multiple of 8 elements; the "cp_async"
-    # marker makes cuda-sim-edges.sh require it in fp16/bf16): the second
-    # contraction of each chain reads the first one's 16-bit result. The
+    # Operands the contraction stages with cp.async (kernel arguments
+    # contiguous along 16 bytes; the "cp_async" marker makes
+    # cuda-sim-edges.sh require it in every variant): in fp16/bf16 the
+    # second contraction of each chain reads the first one's 16-bit result
+    # (the first one's input is cast in the kernel), in fp32 both do. The
     # matmul's K = 200 takes 7 K steps of 32 through the 3 stages, the
     # last one partial (zero-filled chunks); the 3x3 convolution in NHWC
     # copies its padding taps as zero-filled chunks.

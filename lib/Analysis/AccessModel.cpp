@@ -408,52 +408,39 @@ LogicalResult Model::contractionTiled(int64_t block) {
   int64_t batches = numel(outType) / std::max<int64_t>(1, m * n);
   tracer.bound.insert(v.op);
   IntArith ar;
+  // The 3-stage pipeline (ContractionKernel.cpp): an operand
+  // GemmView::copiesChunks is staged in 16-byte chunks (lane l: chunk l of
+  // the tile), any other element by element, lane l at element l + 256 i
+  // of the tile (row-major), tile_m x tile_k / 256 rounds.
   bool mma = get("mma", 0) == 1;
-  // mma (ContractionKernel.cpp): an operand GemmView::copiesChunks is
-  // staged in 16-byte chunks (lane l: chunk l, 8 elements), any other
-  // element by element, lane l at element l + 256 i of the tile.
-  bool chunkA = mma && v.copiesChunks(/*isA=*/true, 8),
-       chunkB = mma && v.copiesChunks(/*isA=*/false, 8);
+  Type elt = outType.getElementType();
+  int64_t chunk = mma && elt.isIntOrFloat() && elt.getIntOrFloatBitWidth() == 16
+                      ? 8
+                      : 4;
+  bool chunkA = v.copiesChunks(/*isA=*/true, chunk),
+       chunkB = v.copiesChunks(/*isA=*/false, chunk);
+  int64_t rounds = std::max<int64_t>(1, tm * tk / 256);
   for (int64_t id : samples(batches * tilesM * tilesN)) {
     Index batch = delinearize(id / (tilesM * tilesN), v.batchShape);
     int64_t m0 = id / tilesN % tilesM * tm, n0 = id % tilesN * tn;
-    if (mma) {
-      for (int64_t i = 0; i < 8; ++i)
-        for (int64_t l = 0; l < kWarpLanes; ++l) {
-          int64_t q = l + i * block;
-          if (chunkA ? i == 0 : q < tm * tk)
-            for (int64_t j = 0; j < (chunkA ? 8 : 1); ++j) {
-              int64_t am = m0 + (chunkA ? q / (tk / 8) : q / tk),
-                      ak = chunkA ? q % (tk / 8) * 8 + j : q % tk;
-              if (am < m && ak < kk)
-                read(v.aTensor(), Index(v.a(ar, batch, am, ak).index));
-            }
-          if (chunkB ? i == 0 : q < tk * tn)
-            for (int64_t j = 0; j < (chunkB ? 8 : 1); ++j) {
-              int64_t bk = chunkB ? q / (tn / 8) : q / tn,
-                      bn = n0 + (chunkB ? q % (tn / 8) * 8 + j : q % tn);
-              if (bk < kk && bn < n)
-                read(v.bTensor(), Index(v.b(ar, batch, bk, bn).index));
-            }
-          if (i < 4 && m0 + i < m && n0 + l < n) {
-            Index idx(v.resultIndex(ar, batch, m0 + i, n0 + l));
-            for (unsigned r = 0; r < kernel.getNumResults(); ++r)
-              if (numel(kernel.getResultTypes()[r]) == numel(outType))
-                write(r, linearize(idx, out));
-          }
-        }
-      endWarp(main);
-      continue;
-    }
-    for (int64_t i = 0; i < 4; ++i)
+    for (int64_t i = 0; i < std::max<int64_t>(rounds, 4); ++i)
       for (int64_t l = 0; l < kWarpLanes; ++l) {
         int64_t q = l + i * block;
-        int64_t am = m0 + q / tk, ak = q % tk, bk = q / tn, bn = n0 + q % tn;
-        if (q < tm * tk && am < m && ak < kk)
-          read(v.aTensor(), Index(v.a(ar, batch, am, ak).index));
-        if (q < tk * tn && bk < kk && bn < n)
-          read(v.bTensor(), Index(v.b(ar, batch, bk, bn).index));
-        if (m0 + i < m && n0 + l < n) {
+        if (i < rounds && (chunkA ? i == 0 : q < tm * tk))
+          for (int64_t j = 0; j < (chunkA ? chunk : 1); ++j) {
+            int64_t am = m0 + (chunkA ? q / (tk / chunk) : q / tk),
+                    ak = chunkA ? q % (tk / chunk) * chunk + j : q % tk;
+            if (am < m && ak < kk)
+              read(v.aTensor(), Index(v.a(ar, batch, am, ak).index));
+          }
+        if (i < rounds && (chunkB ? i == 0 : q < tk * tn))
+          for (int64_t j = 0; j < (chunkB ? chunk : 1); ++j) {
+            int64_t bk = chunkB ? q / (tn / chunk) : q / tn,
+                    bn = n0 + (chunkB ? q % (tn / chunk) * chunk + j : q % tn);
+            if (bk < kk && bn < n)
+              read(v.bTensor(), Index(v.b(ar, batch, bk, bn).index));
+          }
+        if (i < 4 && m0 + i < m && n0 + l < n) {
           Index idx(v.resultIndex(ar, batch, m0 + i, n0 + l));
           for (unsigned r = 0; r < kernel.getNumResults(); ++r)
             if (numel(kernel.getResultTypes()[r]) == numel(outType))

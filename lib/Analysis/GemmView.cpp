@@ -78,7 +78,8 @@ bool GemmView::copiesChunks(bool isA, int64_t chunk) const {
   Value t = isA ? aTensor() : bTensor();
   auto type = dyn_cast<RankedTensorType>(t.getType());
   if (!type || !type.hasStaticShape() || chunk < 1 ||
-      type.getElementType().getIntOrFloatBitWidth() != 16 ||
+      !type.getElementType().isIntOrFloat() ||
+      type.getElementType().getIntOrFloatBitWidth() * chunk != 128 ||
       !isa<BlockArgument>(t) ||
       !isa<func::FuncOp>(cast<BlockArgument>(t).getOwner()->getParentOp()))
     return false;

@@ -243,10 +243,10 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                              {"tile_k", i64(tk)},
                              {"mma", i64(mma)},
                              {"elements_per_thread", i64(tm * tn / 256)}}),
-           // The f32 tiling stages f32 whatever the operands;
-           // its A tile rows are padded to tm + 2.
+           // 3 stages; the f32 tiling stages f32 whatever the operands,
+           // mma the operand type plus the f32 result tile.
            mma ? 3 * (tm + tn) * tk * 2 + tm * tn * 4
-               : (tm + 2 + tn) * tk * 4,
+               : 3 * (tm + tn) * tk * 4,
            /*preferOnTie=*/(mma == 1 && tk == 32) || !sixteen, starved});
   }
   return out;

@@ -2,6 +2,8 @@
 
 #include "bwc/Runtime/BenchReport.h"
 
+#include "bwc/Runtime/SimProfileReport.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -17,6 +19,8 @@ struct Row {
   int launch = -1;
   std::string name;
   double timeUs = 0;
+  /// The H200 estimate (CUDA artifacts; NaN otherwise): never measured.
+  double estUs = NAN;
   uint64_t bytes = 0, flops = 0;
   /// NaN when unknown (no time, or no peak to compare with).
   double gbps = NAN, pctCopy = NAN, gflops = NAN, pctPeak = NAN;
@@ -37,6 +41,9 @@ std::vector<Row> rows(const Artifact &a, const BenchReport &r) {
   std::vector<Row> table;
   Row total;
   total.name = "total (" + std::to_string(a.launches.size()) + " kernels)";
+  bool cuda = a.target == "cuda";
+  if (cuda)
+    total.estUs = 0;
   for (size_t i = 0; i < a.launches.size(); ++i) {
     const Kernel &k = a.kernels[a.launches[i].kernel];
     Row row;
@@ -47,6 +54,12 @@ std::vector<Row> rows(const Artifact &a, const BenchReport &r) {
                      : 0;
     row.bytes = k.bytesRead + k.bytesWritten;
     row.flops = k.flops;
+    // The cost model's bytes as DRAM bytes: no sector efficiency on a GPU
+    // (cuda-sim's --profile has it).
+    if (cuda) {
+      row.estUs = estimateH200Us(k, 1.0);
+      total.estUs += row.estUs;
+    }
     derive(row, r.peak);
     table.push_back(row);
     total.timeUs += row.timeUs;
@@ -120,13 +133,19 @@ std::string formatBenchReport(const Artifact &a, const BenchReport &r) {
            (s.kernelTimingNote.empty() ? std::string()
                                        : ": " + s.kernelTimingNote) +
            ")\n";
-  out += format("%4s  %-32s %11s %13s %9s %7s %13s %9s %7s\n", "#", "kernel",
-                "time(us)", "bytes", "GB/s", "%copy", "flops", "GFLOP/s",
-                "%peak");
+  if (a.target == "cuda")
+    out += format("est(us): an H200 estimate, not a measurement: max(%.1f us, "
+                  "bytes / %.0f GB/s, flops / peak) (docs/targets/cuda-sim.md, "
+                  "\"Counters\")\n",
+                  kH200KernelFloorUs, kH200CopyGBps);
+  out += format("%4s  %-32s %11s %9s %13s %9s %7s %13s %9s %7s\n", "#",
+                "kernel", "time(us)", "est(us)", "bytes", "GB/s", "%copy",
+                "flops", "GFLOP/s", "%peak");
   for (const Row &row : rows(a, r)) {
     std::string index = row.launch < 0 ? "" : std::to_string(row.launch);
-    out += format("%4s  %-32s %11.3f %13llu %9s %7s %13llu %9s %7s\n",
+    out += format("%4s  %-32s %11.3f %9s %13llu %9s %7s %13llu %9s %7s\n",
                   index.c_str(), row.name.c_str(), row.timeUs,
+                  cell("%.2f", row.estUs).c_str(),
                   (unsigned long long)row.bytes,
                   cell("%.2f", row.gbps).c_str(),
                   cell("%.1f%%", row.pctCopy).c_str(),
@@ -141,6 +160,7 @@ std::string benchReportJson(const Artifact &a, const BenchReport &r) {
   const BenchStats &s = r.stats;
   auto rowJson = [](const Row &row) {
     return "\"time_us\": " + jsonNumber(row.timeUs) +
+           ", \"estimate_us\": " + jsonNumber(row.estUs) +
            ", \"bytes\": " + std::to_string(row.bytes) +
            ", \"gbps\": " + jsonNumber(row.gbps) +
            ", \"pct_copy\": " + jsonNumber(row.pctCopy) +

@@ -9,12 +9,18 @@
 
 namespace bwc::rt {
 
-double estimateH200Us(const Kernel &k, const sim::LaunchProfile &p) {
-  double efficiency = std::max(p.sectorEfficiency(), 1e-6);
+double estimateH200Us(const Kernel &k, double sectorEfficiency) {
+  double efficiency = std::max(sectorEfficiency, 1e-6);
   double dram = double(k.bytesRead + k.bytesWritten) / efficiency;
   bool tensor = k.config.find("mma=1") != std::string::npos;
   double peak = (tensor ? kH200TensorGFlops : kH200Fp32GFlops) * 1e9;
-  return std::max(dram / (kH200CopyGBps * 1e9), double(k.flops) / peak) * 1e6;
+  double seconds =
+      std::max(dram / (kH200CopyGBps * 1e9), double(k.flops) / peak);
+  return std::max(kH200KernelFloorUs, seconds * 1e6);
+}
+
+double estimateH200Us(const Kernel &k, const sim::LaunchProfile &p) {
+  return estimateH200Us(k, p.sectorEfficiency());
 }
 
 namespace {
@@ -53,8 +59,8 @@ std::string simProfileJson(const Artifact &a,
   std::ostringstream json;
   json << "{\n  \"device\": \"cuda-sim\",\n  \"sampling\": \"at most 64 "
           "blocks per launch, evenly spaced; counters exact for them\",\n"
-          "  \"estimate\": \"max(DRAM bytes / "
-       << kH200CopyGBps
+          "  \"estimate\": \"max("
+       << kH200KernelFloorUs << " us, DRAM bytes / " << kH200CopyGBps
        << " GB/s, flops / peak), DRAM bytes = cost-model bytes / "
           "sector_efficiency; not a measurement\",\n  \"kernels\": [";
   for (size_t i = 0; i < profiles.size() && i < a.launches.size(); ++i) {
@@ -92,10 +98,10 @@ bool reportSimProfile(const Artifact &a,
                       const std::vector<sim::LaunchProfile> &profiles,
                       const std::string &jsonFile, std::string &error) {
   std::printf("cuda-sim profile: counters exact for the sampled blocks "
-              "(at most 64 per launch, evenly spaced); est. us = "
-              "max(cost-model bytes / sector efficiency / %.0f GB/s, flops "
+              "(at most 64 per launch, evenly spaced); est. us = max(%.1f "
+              "us, cost-model bytes / sector efficiency / %.0f GB/s, flops "
               "/ peak) on an H200, an estimate, not a measurement\n",
-              kH200CopyGBps);
+              kH200KernelFloorUs, kH200CopyGBps);
   std::printf("%4s  %-40s %9s %9s %10s %9s %10s %6s %6s %9s %6s %8s %11s %9s\n",
               "#", "kernel", "blocks", "sampled", "ld req", "ld sect", "st req",
               "st sect", "eff", "B/req", "shared", "ways", "warp instr",

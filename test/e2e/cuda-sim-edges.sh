@@ -6,8 +6,8 @@
 # fp16 (1e-2), bf16 (3e-2) and channels-last, run on cuda-sim with every
 # sanitizer and checked against float64 numpy references. Each fp32 case
 # must use the emitters it names, and the fp16/bf16 contractions must take
-# the tensor-core (mma) path, those marked cp_async with cp.async staging,
-# so the coverage cannot silently shrink.
+# the tensor-core (mma) path, those marked cp_async with cp.async staging
+# (every precision and layout), so the coverage cannot silently shrink.
 # With BWC_FAKE_CUDA (the fake driver library), also the configurations
 # --tune picks when told that 128- or 512-thread blocks are fastest
 # (FAKE_CUDA_BEST_BLOCK): the tuner's launch-shape variants of every
@@ -75,7 +75,7 @@ while read -r name emitters; do
           $mma -eq 0 ]]; then
       missing+=" mma"
     fi
-    if [[ $emitters == *cp_async* && $variant =~ (fp16|bf16)$ &&
+    if [[ $emitters == *cp_async* && $variant =~ ^(fp32|fp16|bf16|nhwc|nhwc-bf16)$ &&
           $async -eq 0 ]]; then
       missing+=" cp_async"
     fi

@@ -75,8 +75,9 @@ struct GemmView {
 
   /// Whether operand A (`isA`: along k) or B (along n) can be staged in
   /// 16-byte chunks of `chunk` consecutive elements starting at multiples
-  /// of `chunk` (cp.async): the operand is a kernel argument of 16-bit
-  /// elements (not computed in the kernel), the extent along the chunk is
+  /// of `chunk` (cp.async): the operand is a kernel argument (not computed
+  /// in the kernel) of 16 / `chunk`-byte elements, the extent along the
+  /// chunk is
   /// a multiple of `chunk`, and in every batch and row the chunk's elements
   /// are consecutive in memory from a multiple of `chunk`, all valid or all
   /// in a convolution's padding. Checked on the view's own index

@@ -23,11 +23,19 @@ namespace bwc::rt {
 constexpr double kH200CopyGBps = 4282.0;
 constexpr double kH200Fp32GFlops = 66908.0;
 constexpr double kH200TensorGFlops = 989400.0;
+/// The shortest a kernel takes in a replayed CUDA graph on the H200:
+/// ppocr_cls's 78 kernels, nearly all tiny, ran in 188 us of graph latency
+/// (2026-12-04, run 4 of docs/benchmarks.md): 2.4 us each.
+constexpr double kH200KernelFloorUs = 2.4;
 
-/// Estimated microseconds of `kernel` on an H200: max(DRAM bytes / copy
-/// bandwidth, flops / peak), DRAM bytes = the cost model's bytes / the
-/// measured sector efficiency; the tensor-core peak where the kernel's
-/// configuration has mma=1. An estimate, never a measurement.
+/// Estimated microseconds of `kernel` on an H200: max(floor, DRAM bytes /
+/// copy bandwidth, flops / peak), DRAM bytes = the cost model's bytes /
+/// `sectorEfficiency`, floor = kH200KernelFloorUs (since 2026-12-04); the
+/// tensor-core peak where the kernel's configuration has mma=1. An
+/// estimate, never a measurement. It has no term for launches too small
+/// to fill the GPU (docs/targets/cuda-sim.md, "Counters").
+double estimateH200Us(const Kernel &kernel, double sectorEfficiency);
+/// The same with the sector efficiency cuda-sim counted (`p`).
 double estimateH200Us(const Kernel &kernel, const sim::LaunchProfile &p);
 
 /// The counters of `profiles` (one per launch, in launch order) as the JSON

@@ -4,27 +4,32 @@
 // matmul, or a direct convolution with groups 1 as an implicit GEMM whose
 // A and B elements are filter and input elements (0 for padding taps).
 // A block computes a tile_m x tile_n (64 x 64) output tile of one batch
-// with 256 threads, 4 x 4 outputs each (rows tr + 16 i, columns tc + 16 j,
-// so a warp's B reads and stores are consecutive); K advances tile_k (16)
-// at a time through shared A [16][64] and B [16][64] tiles loaded by all
-// threads (zero outside the operands: every shape is guarded). Each output
-// sums a*b in f32 in ascending K, the elemental emitter's own order; the
-// result is bound and every kernel output emitted at its index (the
-// epilogue). Floats only (f16/bf16/f32, f32 accumulation).
-//
-// With `mma` = 1 (f16/bf16 operands) K advances tile_k (32 or 16) at a
-// time through a 3-stage pipeline of shared tiles in the operand type,
-// A [64 m][tile_k] and B [tile_k][64 n], in 16-byte chunks of 8 elements
-// placed at chunk ^ f(row) (an XOR swizzle: every ldmatrix phase and every
-// chunk store touches 8 distinct 16-byte bank groups, conflict-free with
-// no padding). An operand that GemmView::copiesChunks (a kernel argument
-// contiguous along the chunk) is staged with `cp.async.cg` 16-byte copies
-// (zero-filled outside the operand), two tiles ahead; any other operand
-// (a fused producer, an implicit GEMM's im2col) is loaded into registers
+// with 256 threads. K advances tile_k at a time through a 3-stage pipeline
+// of shared tiles, A [64 m][tile_k] and B [tile_k][64 n], in 16-byte
+// chunks (4 f32 or 8 f16/bf16 elements). An operand that
+// GemmView::copiesChunks (a kernel argument contiguous along the chunk, of
+// the stage's element type) is staged with `cp.async.cg` 16-byte copies
+// (zero-filled outside the operand and in a convolution's padding), two
+// tiles ahead; any other operand (a fused producer, an implicit GEMM's
+// im2col, a 16-bit operand of the f32 tiling) is loaded into registers
 // element by element (consecutive lanes, consecutive elements) before the
-// current tile's math and stored to its stage after it. The 8 warps each
-// own a 16 x 32 slice of the output tile: per 16 K, one `ldmatrix.x4`
-// (A) and two `ldmatrix.x4.trans` (B) feed four `mma.sync.m16n8k16` (f32
+// current tile's math and stored to its stage after it. One barrier per K
+// step; every shape is guarded. The result is bound and every kernel
+// output emitted at its index (the epilogue), 4 x 4 outputs per thread
+// (rows tr + 16 i, columns tc + 16 j: a warp's stores are consecutive).
+// Floats only (f16/bf16/f32, f32 accumulation).
+//
+// f32 tiling (`mma` = 0, tile_k 16, f32 stages): thread (tr, tc) sums a*b
+// in f32 in ascending K, the elemental emitter's own order, for its 4 x 4
+// outputs (per K: 2 distinct A words and 16 consecutive B words per warp:
+// conflict-free in row-major stages).
+//
+// Tensor cores (`mma` = 1, f16/bf16 operands, tile_k 32 or 16, stages in
+// the operand type): chunks are placed at chunk ^ f(row) (an XOR swizzle:
+// every ldmatrix phase and every chunk store touches 8 distinct 16-byte
+// bank groups, conflict-free with no padding). The 8 warps each own a
+// 16 x 32 slice of the output tile: per 16 K, one `ldmatrix.x4` (A) and
+// two `ldmatrix.x4.trans` (B) feed four `mma.sync.m16n8k16` (f32
 // accumulation). Fragment coordinates are upstream nvgpu's
 // (getLaneIdAndValueIdToOperandCoord); the ldmatrix lane addressing is
 // checked by cuda-sim, whose ldmatrix is tested against the PTX ISA.
@@ -59,8 +64,7 @@ constexpr int64_t kTileMN = 64, kTileK = 16, kPer = 4, kSide = 16;
 // mma: 8 warps as 4 (rows of 16) x 2 (columns of 32), m16n8k16 steps,
 // 3 stages of 16-bit tiles in chunks of 8, the f32 result tile swizzled.
 constexpr int64_t kWarpRows = 4, kMmaM = 16, kMmaN = 8, kMmaK = 16,
-                  kNTilesPerWarp = 4, kStages = 3, kChunk = 8,
-                  kPadA = kTileMN + 2;
+                  kNTilesPerWarp = 4, kStages = 3, kChunk = 8;
 
 Value idx(OpBuilder &b, Location loc, int64_t v) {
   return indexConstant(b, loc, v);
@@ -96,13 +100,17 @@ Value resultColumn(OpBuilder &b, Location loc, Value row, Value col) {
 
 namespace {
 
-/// The tensor-core K loop of one output tile (file comment): the prologue
+/// The K loop of one output tile (file comment), both paths: the prologue
 /// stages tiles 0 and 1, iteration i waits for tile i, starts tile i + 2
-/// and runs tile i's mma steps; the 16 accumulators are stored to `cs`
-/// (the result tile) after the loop. Returns the loop.
-FailureOr<scf::ForOp> emitMmaMainLoop(
+/// and runs tile i's math: mma steps (`mma`: the 16 accumulators are stored
+/// to `cs`, the result tile, after the loop) or the f32 products of thread
+/// (tr, tc)'s 4 x 4 outputs (the loop's results are its accumulators,
+/// output (tr + 16 i, tc + 16 j) at i * 4 + j). Stages hold `stageType`.
+/// Returns the loop.
+FailureOr<scf::ForOp> emitPipelinedMainLoop(
     OpBuilder &b, Location loc, KernelContext &k, const GemmView &view,
-    int64_t tileK, Value as, Value bs, Value cs, Value tid, Value m0, Value n0,
+    bool mma, Type stageType, int64_t tileK, Value as, Value bs, Value cs,
+    Value tid, Value tr, Value tc, Value m0, Value n0,
     ArrayRef<Value> batchIndex,
     function_ref<FailureOr<Value>(bool, Value, int64_t, Value, int64_t)>
         operand) {
@@ -110,8 +118,9 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
   Type elt = cast<ShapedType>(view.result().getType()).getElementType();
   int64_t M = view.m, N = view.n, K = view.k;
   int64_t kTiles = (K + tileK - 1) / tileK;
-  // Chunks per A row, and rows sharing a 128-byte bank line.
-  int64_t aChunks = tileK / kChunk, bChunks = kTileMN / kChunk;
+  // Elements per 16-byte chunk; chunks per A row and per B row.
+  int64_t chunk = 128 / stageType.getIntOrFloatBitWidth();
+  int64_t aChunks = tileK / chunk, bChunks = kTileMN / chunk;
   Value warp = arith::DivUIOp::create(b, loc, tid, idx(b, loc, 32));
   Value lane = arith::RemUIOp::create(b, loc, tid, idx(b, loc, 32));
   Value wRow = arith::MulIOp::create(
@@ -129,20 +138,29 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
   auto mul = [&](Value x, int64_t c) {
     return arith::MulIOp::create(b, loc, x, idx(b, loc, c)).getResult();
   };
-  // The swizzle: chunk `c` of row `r` sits at chunk c ^ f(r), f cycling
-  // through the chunks of a row once per 128 bytes of rows, so the 8 rows
-  // of an ldmatrix phase (and 8 lanes' chunk stores) hit 8 distinct
-  // 16-byte bank groups. Returns the element column.
+  // mma: the swizzle: chunk `c` of row `r` sits at chunk c ^ f(r), f
+  // cycling through the chunks of a row once per 128 bytes of rows, so the
+  // 8 rows of an ldmatrix phase (and 8 lanes' chunk stores) hit 8 distinct
+  // 16-byte bank groups. f32: rows in order (a warp's FMA-loop reads are
+  // 2 A words and 16 consecutive B words, chunk stores 128 contiguous
+  // bytes per phase: conflict-free as they are). Returns the element
+  // column.
   auto aColumn = [&](Value r, Value c) {
+    if (!mma)
+      return mul(c, chunk);
     Value f = rem(div(r, 8 / aChunks), aChunks);
-    return mul(arith::XOrIOp::create(b, loc, c, f), kChunk);
+    return mul(arith::XOrIOp::create(b, loc, c, f), chunk);
   };
   auto bColumn = [&](Value r, Value c) {
-    return mul(arith::XOrIOp::create(b, loc, c, rem(r, bChunks)), kChunk);
+    if (!mma)
+      return mul(c, chunk);
+    return mul(arith::XOrIOp::create(b, loc, c, rem(r, bChunks)), chunk);
   };
 
-  bool asyncA = view.copiesChunks(/*isA=*/true, kChunk),
-       asyncB = view.copiesChunks(/*isA=*/false, kChunk);
+  // copiesChunks asks for elements of 16 / chunk bytes: an f16/bf16
+  // operand of the f32 tiling (staged as f32) goes through registers.
+  bool asyncA = view.copiesChunks(/*isA=*/true, chunk),
+       asyncB = view.copiesChunks(/*isA=*/false, chunk);
   ValueRange argBuffers = k.elements.getArgBuffers();
   // cp.async of the chunks of tile `k0` of A or B into stage `s`.
   auto copyAsync = [&](bool isA, Value k0, Value s) {
@@ -152,7 +170,7 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
       Value row = div(tid, perRow), c = rem(tid, perRow);
       // A: (m0 + row, k0 + 8c); B: (k0 + row, n0 + 8c).
       Value gr = add(b, loc, isA ? m0 : k0, row);
-      Value gc = add(b, loc, isA ? k0 : n0, mul(c, kChunk));
+      Value gc = add(b, loc, isA ? k0 : n0, mul(c, chunk));
       int64_t rows = isA ? M : K, cols = isA ? K : N;
       Value ok = arith::AndIOp::create(b, loc, lessThan(b, loc, gr, rows),
                                        lessThan(b, loc, gc, cols));
@@ -172,13 +190,13 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
       Value buffer = argBuffers[cast<BlockArgument>(tensor).getArgNumber()];
       Value src = ElementalEmitter::linearize(
           b, loc, at.index, cast<ShapedType>(tensor.getType()).getShape());
-      Value srcElements = arith::SelectOp::create(b, loc, ok, idx(b, loc, kChunk),
+      Value srcElements = arith::SelectOp::create(b, loc, ok, idx(b, loc, chunk),
                                                   idx(b, loc, 0));
       Value dstCol = isA ? aColumn(row, c) : bColumn(row, c);
       nvgpu::DeviceAsyncCopyOp::create(
           b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
           isA ? as : bs, ValueRange{s, row, dstCol}, buffer, ValueRange{src},
-          b.getIndexAttr(kChunk), srcElements, b.getUnitAttr());
+          b.getIndexAttr(chunk), srcElements, b.getUnitAttr());
     };
     if (chunks >= 256) {
       issue();
@@ -213,8 +231,8 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
       Value e = add(b, loc, tid, idx(b, loc, 256 * int64_t(q)));
       Value r = div(e, width), c = rem(e, width);
       Value col = add(b, loc,
-                      isA ? aColumn(r, div(c, kChunk)) : bColumn(r, div(c, kChunk)),
-                      rem(c, kChunk));
+                      isA ? aColumn(r, div(c, chunk)) : bColumn(r, div(c, chunk)),
+                      rem(c, chunk));
       memref::StoreOp::create(b, loc, v, isA ? as : bs, ValueRange{s, r, col});
     }
   };
@@ -308,7 +326,7 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
       int64_t per = kTileMN * tileK / 256;
       for (bool isA : {true, false})
         if (!(isA ? asyncA : asyncB))
-          regTypes.append(per, elt);
+          regTypes.append(per, stageType);
       auto ifOp = scf::IfOp::create(b, loc, regTypes, nextOk,
                                     /*withElseRegion=*/anyRegs);
       {
@@ -321,7 +339,8 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
           scf::YieldOp::create(b, loc, *r);
         if (anyRegs) {
           b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-          Value z = arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 0.0));
+          Value z = arith::ConstantOp::create(
+              b, loc, b.getFloatAttr(stageType, 0.0));
           scf::YieldOp::create(b, loc, SmallVector<Value>(regTypes.size(), z));
         }
       }
@@ -329,9 +348,34 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
     }
     commit();
 
-    // Tile i's math: per 16 K, A by ldmatrix.x4, B by two x4.trans, four
-    // mma.sync.
+    // Tile i's math. mma: per 16 K, A by ldmatrix.x4, B by two x4.trans,
+    // four mma.sync. f32: per K, 4 A and 4 B elements, 16 products summed
+    // in ascending K (the elemental emitter's order).
     Value s = rem(i, kStages);
+    SmallVector<Value> acc(kLoop.getRegionIterArgs());
+    if (!mma) {
+      auto inner = scf::ForOp::create(b, loc, idx(b, loc, 0),
+                                      idx(b, loc, tileK), idx(b, loc, 1), acc);
+      OpBuilder::InsertionGuard innerGuard(b);
+      b.setInsertionPointToStart(inner.getBody());
+      Value kk = inner.getInductionVar();
+      SmallVector<Value> av, bv, next;
+      for (int64_t q = 0; q < kPer; ++q) {
+        av.push_back(memref::LoadOp::create(
+            b, loc, as, ValueRange{s, add(b, loc, tr, idx(b, loc, kSide * q)),
+                                   kk}));
+        bv.push_back(memref::LoadOp::create(
+            b, loc, bs, ValueRange{s, kk, add(b, loc, tc,
+                                              idx(b, loc, kSide * q))}));
+      }
+      for (int64_t q = 0; q < kPer; ++q)
+        for (int64_t j = 0; j < kPer; ++j)
+          next.push_back(arith::AddFOp::create(
+              b, loc, inner.getRegionIterArgs()[q * kPer + j],
+              arith::MulFOp::create(b, loc, av[q], bv[j])));
+      scf::YieldOp::create(b, loc, next);
+      acc.assign(inner.getResults().begin(), inner.getResults().end());
+    }
     auto pairType = VectorType::get({2}, elt);
     auto fragType = VectorType::get({4, 2}, elt);
     auto reg = [&](Value frag, int64_t r) -> Value {
@@ -345,8 +389,7 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
         b.getContext(), SmallVector<Type>(4, f32));
     NVVM::MMATypes ptxType =
         elt.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-    SmallVector<Value> acc(kLoop.getRegionIterArgs());
-    for (int64_t kk = 0; kk < tileK; kk += kMmaK) {
+    for (int64_t kk = 0; mma && kk < tileK; kk += kMmaK) {
       Value aFrag = nvgpu::LdMatrixOp::create(
           b, loc, fragType, as,
           ValueRange{s, aRow,
@@ -390,6 +433,11 @@ FailureOr<scf::ForOp> emitMmaMainLoop(
   // Only empty groups can be pending; none survives the tile.
   if (anyAsync)
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  if (!mma) {
+    // Every warp is done with the stages before the next tile's prologue.
+    gpu::BarrierOp::create(b, loc);
+    return kLoop;
+  }
   // The accumulators into the shared result tile, so that the epilogue
   // maps outputs to threads as the f32 path does (coalesced stores): each
   // pair of adjacent columns (c0 c1, c2 c3) as one 8-byte store.
@@ -443,7 +491,7 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
   GemmView view = *GemmView::get(op);
   auto resultType = cast<ShapedType>(view.result().getType());
   ArrayRef<int64_t> out = resultType.getShape();
-  int64_t M = view.m, N = view.n, K = view.k;
+  int64_t M = view.m, N = view.n;
   SmallVector<int64_t> batchShape(view.batchShape);
   int64_t batch = 1;
   for (int64_t s : batchShape)
@@ -462,18 +510,12 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
   auto sharedType = [&](ArrayRef<int64_t> shape, Type t) {
     return MemRefType::get(shape, t, MemRefLayoutAttrInterface(), space);
   };
-  // f32: A [k][m], B [k][n]. A is stored transposed by lanes walking k, so
-  // rows of 64 put a warp's 32 stores in 2 banks (16-way conflicts, found
-  // by cuda-sim's counters); rows of 66 (2 mod 32) put them in 32.
-  // mma: stages of A [m][k] and B [k][n] in the operand type.
+  // Stages of A [m][k] and B [k][n]: the operand type (mma) or f32.
+  Type stageType = mma ? elt : f32;
   Value as = k.func.addWorkgroupAttribution(
-      mma ? sharedType({kStages, kTileMN, tileK}, elt)
-          : sharedType({kTileK, kPadA}, f32),
-      loc);
+      sharedType({kStages, kTileMN, tileK}, stageType), loc);
   Value bs = k.func.addWorkgroupAttribution(
-      mma ? sharedType({kStages, tileK, kTileMN}, elt)
-          : sharedType({kTileK, kTileMN}, f32),
-      loc);
+      sharedType({kStages, tileK, kTileMN}, stageType), loc);
   Value cs;
   if (mma)
     cs = k.func.addWorkgroupAttribution(sharedType({kTileMN, kTileMN}, f32),
@@ -490,7 +532,6 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
   Value m0 = arith::MulIOp::create(b, loc, t[1], idx(b, loc, kTileMN));
   Value n0 = arith::MulIOp::create(b, loc, t[2], idx(b, loc, kTileMN));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  Type stageType = mma ? elt : f32;
   Value stageZero =
       mma ? arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 0.0))
                 .getResult()
@@ -528,71 +569,11 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
     return guarded.getResult(0);
   };
 
-  scf::ForOp kLoop;
-  if (mma) {
-    FailureOr<scf::ForOp> loop = emitMmaMainLoop(
-        b, loc, k, view, tileK, as, bs, cs, tid, m0, n0, batchIndex, operand);
-    if (failed(loop))
-      return failure();
-    kLoop = *loop;
-  } else {
-    SmallVector<Value> init(kPer * kPer, zero);
-    kLoop = scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, K),
-                               idx(b, loc, kTileK), init);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value k0 = kLoop.getInductionVar();
-    // 1024 elements of each tile, 4 per thread: A along K (16 per row),
-    // B along N (64 per row, coalesced); A stored [k][m].
-    auto stage = [&](bool isA, Value tile, Value e, int64_t width,
-                     bool transposed, Value rowBase, int64_t rows,
-                     Value colBase, int64_t cols) -> LogicalResult {
-      Value r = arith::DivUIOp::create(b, loc, e, idx(b, loc, width));
-      Value c = arith::RemUIOp::create(b, loc, e, idx(b, loc, width));
-      FailureOr<Value> x = operand(isA, add(b, loc, rowBase, r), rows,
-                                   add(b, loc, colBase, c), cols);
-      if (failed(x))
-        return failure();
-      memref::StoreOp::create(b, loc, *x, tile,
-                              transposed ? ValueRange{c, r} : ValueRange{r, c});
-      return success();
-    };
-    for (int64_t q = 0; q < kTileMN * kTileK / 256; ++q) {
-      Value e = add(b, loc, tid, idx(b, loc, 256 * q));
-      if (failed(stage(/*isA=*/true, as, e, kTileK, /*transposed=*/true, m0,
-                       M, k0, K)) ||
-          failed(stage(/*isA=*/false, bs, e, kTileMN, /*transposed=*/false,
-                       k0, K, n0, N)))
-        return failure();
-    }
-    gpu::BarrierOp::create(b, loc);
-    auto inner =
-        scf::ForOp::create(b, loc, idx(b, loc, 0), idx(b, loc, kTileK),
-                           idx(b, loc, 1), kLoop.getRegionIterArgs());
-    {
-      OpBuilder::InsertionGuard innerGuard(b);
-      b.setInsertionPointToStart(inner.getBody());
-      Value kk = inner.getInductionVar();
-      SmallVector<Value> av, bv, next;
-      for (int64_t i = 0; i < kPer; ++i) {
-        av.push_back(memref::LoadOp::create(
-            b, loc, as,
-            ValueRange{kk, add(b, loc, tr, idx(b, loc, kSide * i))}));
-        bv.push_back(memref::LoadOp::create(
-            b, loc, bs,
-            ValueRange{kk, add(b, loc, tc, idx(b, loc, kSide * i))}));
-      }
-      for (int64_t i = 0; i < kPer; ++i)
-        for (int64_t j = 0; j < kPer; ++j)
-          next.push_back(arith::AddFOp::create(
-              b, loc, inner.getRegionIterArgs()[i * kPer + j],
-              arith::MulFOp::create(b, loc, av[i], bv[j])));
-      scf::YieldOp::create(b, loc, next);
-    }
-    // The next K step overwrites the tiles.
-    gpu::BarrierOp::create(b, loc);
-    scf::YieldOp::create(b, loc, inner.getResults());
-  }
+  FailureOr<scf::ForOp> kLoop = emitPipelinedMainLoop(
+      b, loc, k, view, mma, stageType, tileK, as, bs, cs, tid, tr, tc, m0, n0,
+      batchIndex, operand);
+  if (failed(kLoop))
+    return failure();
 
   ValueRange results =
       k.kernel.getBody().front().getTerminator()->getOperands();
@@ -612,7 +593,7 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
                             b, loc, cs,
                             ValueRange{row, resultColumn(b, loc, row, col)})
                             .getResult()
-                      : kLoop.getResult(i * kPer + j);
+                      : kLoop->getResult(i * kPer + j);
       FailureOr<Value> value =
           emitGemmResult(k.elements, b, loc, view, acc, batchIndex, m, n);
       if (failed(value))
@@ -631,8 +612,7 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
       k.elements.unbindValue(view.result());
       k.elements.clearCache();
     }
-  // mma: the next tile's accumulators overwrite the result tile, and its
-  // prologue the stages.
+  // mma: the next tile's accumulators overwrite the result tile.
   if (mma)
     gpu::BarrierOp::create(b, loc);
   b.setInsertionPointAfter(tileLoop);

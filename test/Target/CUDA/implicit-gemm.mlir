@@ -63,12 +63,14 @@
 
 // Tests the channels-first f32 convolution with bias and relu (2 images,
 // 8 -> 16 channels, 3x3, pad 1, 10x12): M = 16, N = 120 (2 tiles per
-// image), K = 72; padding taps staged as 0 (select); the bias added to the
-// sum, then relu, in the epilogue.
+// image), K = 72 in 5 steps of 16; the filter (A, [16][72]) by cp.async,
+// the input's im2col (B) through registers with padding taps staged as 0
+// (select); the bias added to the sum, then relu, in the epilogue.
 // GPU-LABEL: gpu.func @main_k0_fusion_contraction_bwc
 // GPU-SAME: emitter = "contraction_tiled", grid = 4 : i64, mma = 0 : i64
-// GPU: scf.for %{{.*}} = %c0{{.*}} to %c72{{.*}} step %c16
+// GPU: nvgpu.device_async_copy %arg1
 // GPU: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// GPU: scf.for %{{.*}} = %c0{{.*}} to %c5{{.*}} step %c1
 // GPU: gpu.barrier
 // GPU-COUNT-16: arith.mulf
 // GPU: %[[BIAS:.*]] = memref.load %arg2

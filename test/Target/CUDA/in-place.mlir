@@ -10,7 +10,7 @@
 // loads into 16-byte vectors).
 // PLAN: call @main_k1_fusion_loop(%{{.*}}) {bwc.inplace = array<i64: 0, -1>
 // CHECK-LABEL: gpu.func @main_k3_matmul_bwc
-// CHECK-SAME: workgroup(%{{.*}} : memref<16x66xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME: workgroup(%{{.*}} : memref<3x64x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<3x16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-LABEL: gpu.func @main_k1_fusion_loop_bwc
 // CHECK-NOT: vector.store
 // CHECK: math.exp

@@ -109,23 +109,33 @@
 // PTX-NOT: ld.global
 // PTX: st.global.v4.b32
 
-// Tests that an f32 matmul (64x48 @ 48x32) is contraction_tiled: A and B
-// tiles of 16x64 f32 in shared memory, the K loop in steps of 16 with a
-// barrier after the loads and after the 16-step inner loop of 16
-// accumulators (4x4 per thread), multiply then add as the elemental
-// emitter does, guarded stores.
+// Tests that an f32 matmul (64x48 @ 48x32) is contraction_tiled through
+// the 3-stage pipeline: A [64][16] and B [16][64] f32 stages filled by
+// 16-byte cp.async chunks of 4 elements (both operands are kernel
+// arguments, K = 48 and N = 32 multiples of 4), tiles 0 and 1 in the
+// prologue, 3 K steps each waiting for its tile and a barrier, then the
+// 16-step inner loop of 16 accumulators (4x4 per thread), multiply then
+// add as the elemental emitter does; a barrier before the next tile,
+// guarded stores.
 // GPU-LABEL: gpu.func @main_k2_matmul_bwc
-// GPU-SAME: workgroup(%[[AS:.*]] : memref<16x66xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// GPU-SAME: workgroup(%[[AS:.*]] : memref<3x64x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[BS:.*]] : memref<3x16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GPU-SAME: emitter = "contraction_tiled"
 // GPU: scf.for
-// GPU: scf.for %{{.*}} = %c0{{.*}} to %c48{{.*}} step %c16
-// GPU: memref.store %{{.*}}, %[[AS]]
-// GPU: memref.store %{{.*}}, %[[BS]]
-// GPU: gpu.barrier
+// GPU: nvgpu.device_async_copy %arg0[%{{.*}}], %[[AS]][%{{.*}}, %{{.*}}, %{{.*}}], 4, %{{.*}} {bypassL1}
+// GPU: nvgpu.device_async_copy %arg1[%{{.*}}], %[[BS]][%{{.*}}, %{{.*}}, %{{.*}}], 4, %{{.*}} {bypassL1}
+// GPU: nvvm.cp.async.commit.group
+// GPU: nvvm.cp.async.commit.group
+// GPU: scf.for %{{.*}} = %c0{{.*}} to %c3{{.*}} step %c1{{.*}} iter_args
+// GPU-NEXT: nvvm.cp.async.wait.group 1
+// GPU-NEXT: gpu.barrier
 // GPU: scf.for %{{.*}} = %c0{{.*}} to %c16{{.*}} step %c1{{.*}} iter_args
+// GPU: memref.load %[[AS]]
+// GPU: memref.load %[[BS]]
 // GPU-COUNT-16: arith.mulf
-// GPU: gpu.barrier
+// GPU: nvvm.cp.async.wait.group 0
+// GPU-NEXT: gpu.barrier
 // PTX-LABEL: .visible .entry main_k2_matmul_bwc(
+// PTX: cp.async.cg.shared.global
 // PTX: bar.sync
 // PTX: ld.shared
 // PTX: mul.rn.f32

@@ -17,14 +17,16 @@
 // RUN: not bwc-compile %s --target=cuda --tensor-cores=maybe --emit=gpu -o - 2>&1 | FileCheck %s --check-prefix=BAD
 // ptxas runs on this file in the cuda-ptx-real-models ctest.
 
-// Tests --tensor-cores=off: the same tiles, staged as f32 (mma = 0), no
-// nvvm.mma.sync.
+// Tests --tensor-cores=off: the f32 tiling's stages (mma = 0, tile_k 16),
+// the f16 operands widened to f32 through registers (cp.async cannot
+// convert), no nvvm.mma.sync.
 // OFF-LABEL: gpu.func @main_k1_matmul_bwc
-// OFF-SAME: memref<16x64xf32, #gpu.address_space<workgroup>>
+// OFF-SAME: memref<3x64x16xf32, #gpu.address_space<workgroup>>
 // OFF-SAME: mma = 0
 // OFF-LABEL: gpu.func @main_k0_fusion_contraction_bwc
 // OFF-SAME: mma = 0
 // OFF-NOT: nvvm.mma.sync
+// OFF-NOT: nvgpu.device_async_copy
 // BAD: bwc-compile: --tensor-cores expects on or off but got 'maybe'
 
 // GPU: gpu.module @bwc_kernels
