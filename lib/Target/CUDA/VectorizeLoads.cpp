@@ -61,6 +61,59 @@ std::pair<Value, int64_t> splitOffset(Value index) {
   return {index, 0};
 }
 
+/// `v` without the elemental emitter's delinearize-then-linearize of a
+/// broadcast-free index: (x mod n) + (x div n) * n is x (unsigned, n a
+/// constant). A loop kernel's same-shaped operand is read at that index.
+Value stripDivRem(Value v) {
+  auto add = v.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return v;
+  for (auto [r, m] : {std::pair(add.getLhs(), add.getRhs()),
+                      std::pair(add.getRhs(), add.getLhs())}) {
+    auto rem = r.getDefiningOp<arith::RemUIOp>();
+    auto mul = m.getDefiningOp<arith::MulIOp>();
+    if (!rem || !mul)
+      continue;
+    std::optional<int64_t> n = getConstantIntValue(rem.getRhs());
+    for (auto [d, c] : {std::pair(mul.getLhs(), mul.getRhs()),
+                        std::pair(mul.getRhs(), mul.getLhs())}) {
+      auto div = d.getDefiningOp<arith::DivUIOp>();
+      if (div && n && div.getLhs() == rem.getLhs() &&
+          getConstantIntValue(div.getRhs()) == n &&
+          getConstantIntValue(c) == n)
+        return rem.getLhs();
+    }
+  }
+  return v;
+}
+
+/// How a load's index is formed: base + offset, or (since 2026-12-04)
+/// (base + offset) mod `modulus` (a broadcast operand: a bias read at the
+/// column of a group of consecutive outputs, `e mod cols`). The latter is
+/// (base mod modulus) + offset when base and modulus are multiples of a
+/// power of two above the offset, recorded in `multiple`.
+struct IndexForm {
+  Value base;
+  int64_t offset = 0;
+  int64_t modulus = 0;  ///< 0: no modulo
+  int64_t multiple = 1; ///< base (and modulus) are multiples of it
+};
+
+IndexForm indexForm(Value index) {
+  index = stripDivRem(index);
+  if (auto rem = index.getDefiningOp<arith::RemUIOp>()) {
+    std::optional<int64_t> n = getConstantIntValue(rem.getRhs());
+    auto [base, offset] = splitOffset(stripDivRem(rem.getLhs()));
+    int64_t multiple = n && *n > 0 ? std::min(knownMultiple(base),
+                                              knownMultiple(rem.getRhs()))
+                                   : 1;
+    if (n && *n > 0 && offset >= 0 && offset < multiple)
+      return {base, offset, *n, multiple};
+  }
+  auto [base, offset] = splitOffset(index);
+  return {base, offset, 0, knownMultiple(base)};
+}
+
 /// The guaranteed alignment of a kernel buffer argument (`llvm.align`).
 int64_t argumentAlignment(Value memref) {
   auto arg = dyn_cast<BlockArgument>(memref);
@@ -83,8 +136,9 @@ void vectorizeBlock(Block &block) {
   // Loads are grouped by buffer, base index and the stretch between two
   // ops that may write memory (a store, a barrier, a region): a group's
   // loads read one snapshot, so one vector load may replace them.
-  llvm::MapVector<std::tuple<Value, Value, int>, SmallVector<Candidate>>
-      groups;
+  using Key = std::tuple<Value, Value, int64_t, int>;
+  llvm::MapVector<Key, SmallVector<Candidate>> groups;
+  DenseMap<Key, int64_t> multiples;
   int stretch = 0;
   for (Operation &op : block) {
     if (auto load = dyn_cast<memref::LoadOp>(&op)) {
@@ -94,8 +148,12 @@ void vectorizeBlock(Block &block) {
       if (type.getRank() == 1 && !type.getMemorySpace() &&
           type.getLayout().isIdentity() && bits >= 8 && bits <= 64 &&
           llvm::isPowerOf2_32(bits)) {
-        auto [base, offset] = splitOffset(load.getIndices()[0]);
-        groups[{load.getMemRef(), base, stretch}].push_back({load, offset});
+        IndexForm f = indexForm(load.getIndices()[0]);
+        Key key{load.getMemRef(), f.base, f.modulus, stretch};
+        groups[key].push_back({load, f.offset});
+        auto [it, inserted] = multiples.try_emplace(key, f.multiple);
+        if (!inserted)
+          it->second = std::min(it->second, f.multiple);
       }
       continue;
     }
@@ -104,12 +162,13 @@ void vectorizeBlock(Block &block) {
   }
   for (auto &[key, loads] : groups) {
     Value memref = std::get<0>(key), base = std::get<1>(key);
+    int64_t modulus = std::get<2>(key);
     Type elt = cast<MemRefType>(memref.getType()).getElementType();
     int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
     llvm::DenseMap<int64_t, memref::LoadOp> at;
     for (Candidate &c : loads)
       at.try_emplace(c.offset, c.load);
-    int64_t baseMultiple = knownMultiple(base);
+    int64_t baseMultiple = multiples.lookup(key);
     for (int64_t width = 16 / bytes; width >= 2; width /= 2) {
       if (baseMultiple % width || argumentAlignment(memref) < width * bytes)
         continue;
@@ -130,10 +189,17 @@ void vectorizeBlock(Block &block) {
             first = l;
         OpBuilder b(first);
         Location loc = first.getLoc();
+        // A modulo group: offsets stay below `multiple`, so the chunk is
+        // (base mod modulus) + start ... + width - 1 within one period.
+        if (modulus && start + width > baseMultiple)
+          continue;
         Value index = base;
+        if (modulus)
+          index = arith::RemUIOp::create(
+              b, loc, base, arith::ConstantIndexOp::create(b, loc, modulus));
         if (start)
           index = arith::AddIOp::create(
-              b, loc, base, arith::ConstantIndexOp::create(b, loc, start));
+              b, loc, index, arith::ConstantIndexOp::create(b, loc, start));
         auto vector = vector::LoadOp::create(
             b, loc, VectorType::get({width}, elt), memref, ValueRange{index});
         vector->setAttr("alignment", b.getI64IntegerAttr(width * bytes));

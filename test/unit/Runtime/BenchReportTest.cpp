@@ -44,15 +44,16 @@ TEST(BenchReportTest, Table) {
   EXPECT_NE(text.find("throughput: 250000.0 inferences/s"), std::string::npos);
   // 2000 bytes in 1 us = 2 GB/s, 50% of 4 GB/s; 3000 flops = 3 GFLOP/s,
   // 50% of 6.
+  // A CPU artifact has no H200 estimate ("-").
   EXPECT_NE(text.find("   0  k                                      1.000 "
-                      "         2000      2.00   50.0%          3000      "
-                      "3.00   50.0%\n"),
+                      "        -          2000      2.00   50.0%          3000 "
+                      "     3.00   50.0%\n"),
             std::string::npos)
       << text;
   // Totals: 5000 bytes in 4 us = 1.25 GB/s.
   EXPECT_NE(text.find("total (3 kernels)                      4.000 "
-                      "         5000      1.25   31.2%          6000      "
-                      "1.50   25.0%\n"),
+                      "        -          5000      1.25   31.2%          6000 "
+                      "     1.50   25.0%\n"),
             std::string::npos)
       << text;
 }
@@ -87,8 +88,8 @@ TEST(BenchReportTest, UnknownPeaks) {
   EXPECT_NE(text.find("peak compute: unknown (give --peak-gflops)"),
             std::string::npos);
   EXPECT_NE(text.find("   2  j                                      2.000 "
-                      "         1000      0.50       -             0      "
-                      "0.00       -\n"),
+                      "        -          1000      0.50       -             0 "
+                      "     0.00       -\n"),
             std::string::npos)
       << text;
   std::string json = benchReportJson(a, r);
@@ -113,13 +114,26 @@ TEST(BenchReportTest, Json) {
         "\"kernel_timing_note\": \"no event nodes\"",
         "\"latency_ms\": {\"median\": 0.004, \"min\": 0.003, \"max\": 0.01}",
         "\"throughput_per_s\": 250000", "\"copy_gbps\": 4",
-        "{\"launch\": 2, \"name\": \"j\", \"time_us\": 2, \"bytes\": 1000, "
+        // A CUDA artifact's H200 estimate: these kernels are at the 2.4 us
+        // floor.
+        "{\"launch\": 2, \"name\": \"j\", \"time_us\": 2, \"estimate_us\": "
+        "2.4, \"bytes\": 1000, "
         "\"gbps\": 0.5, \"pct_copy\": 12.5, \"flops\": 0, \"gflops\": 0, "
         "\"pct_peak_flops\": 0}",
-        "\"totals\": {\"kernels\": 3, \"time_us\": 4, \"bytes\": 5000, "
+        "\"totals\": {\"kernels\": 3, \"time_us\": 4, \"estimate_us\": "
+        "7.2, \"bytes\": 5000, "
         "\"gbps\": 1.25, \"pct_copy\": 31.25, \"flops\": 6000, "
         "\"gflops\": 1.5, \"pct_peak_flops\": 25}"})
     EXPECT_NE(json.find(part), std::string::npos) << part << "\n" << json;
+  // The text table prints it beside the measured time, and says what it is.
+  std::string text = formatBenchReport(a, r);
+  EXPECT_NE(text.find("est(us): an H200 estimate, not a measurement"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("   2  j                                      2.000 "
+                      "     2.40          1000"),
+            std::string::npos)
+      << text;
 }
 
 } // namespace
