@@ -376,13 +376,12 @@ FailureOr<scf::ForOp> emitPipelinedMainLoop(
       scf::YieldOp::create(b, loc, next);
       acc.assign(inner.getResults().begin(), inner.getResults().end());
     }
-    auto pairType = VectorType::get({2}, elt);
+    // An ldmatrix result: 4 registers of 2 elements each.
     auto fragType = VectorType::get({4, 2}, elt);
     auto reg = [&](Value frag, int64_t r) -> Value {
       Value v = vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{r});
       if (elt.isBF16()) // the bf16 mma takes its pairs as i32
         return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
-      (void)pairType;
       return v;
     };
     auto resultType = LLVM::LLVMStructType::getLiteral(

@@ -58,3 +58,49 @@ module attributes {gpu.container_module} {
 // expected-error @+1 {{expects a gpu.module @bwc_kernels}}
 module {
 }
+
+// -----
+
+// Tests that a cp.async whose shared destination cannot be traced to a
+// workgroup array is refused (its landing could not be checked).
+module attributes {gpu.container_module} {
+  gpu.module @bwc_kernels {
+    llvm.func @k(%arg0: !llvm.ptr, %arg1: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      %d = llvm.addrspacecast %arg0 : !llvm.ptr to !llvm.ptr<3>
+      %s = llvm.addrspacecast %arg1 : !llvm.ptr to !llvm.ptr<1>
+      // expected-error @+1 {{cuda-sim cannot trace this cp.async destination to its shared array in kernel k}}
+      nvvm.cp.async.shared.global %d, %s, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// Tests that an ldmatrix whose address cannot be traced to a workgroup
+// array is refused.
+module attributes {gpu.container_module} {
+  gpu.module @bwc_kernels {
+    llvm.func @k(%arg0: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      %d = llvm.addrspacecast %arg0 : !llvm.ptr to !llvm.ptr<3>
+      // expected-error @+1 {{cuda-sim cannot trace this ldmatrix address to its shared array in kernel k}}
+      %l = nvvm.ldmatrix %d {num = 4 : i32, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+      llvm.return
+    }
+  }
+}
+
+// -----
+
+// Tests that an ldmatrix other than m8n8 of b16 is refused.
+module attributes {gpu.container_module} {
+  gpu.module @bwc_kernels {
+    llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x i8>
+    llvm.func @k(%arg0: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      %d = llvm.mlir.addressof @tile : !llvm.ptr<3>
+      // expected-error @+1 {{cuda-sim models ldmatrix m8n8 of b16 (x1, x2, x4) only, in kernel k}}
+      %l = nvvm.ldmatrix %d {num = 1 : i32, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 16>, eltType = #nvvm.ld_st_matrix_elt_type<b8x16.b6x16_p32>} : (!llvm.ptr<3>) -> i32
+      llvm.return
+    }
+  }
+}
