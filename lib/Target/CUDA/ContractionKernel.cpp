@@ -96,9 +96,6 @@ Value resultColumn(OpBuilder &b, Location loc, Value row, Value col) {
   return arith::XOrIOp::create(b, loc, col,
                                arith::XOrIOp::create(b, loc, odd, pair));
 }
-} // namespace
-
-namespace {
 
 /// The K loop of one output tile (file comment), both paths: the prologue
 /// stages tiles 0 and 1, iteration i waits for tile i, starts tile i + 2
@@ -121,14 +118,6 @@ FailureOr<scf::ForOp> emitPipelinedMainLoop(
   // Elements per 16-byte chunk; chunks per A row and per B row.
   int64_t chunk = 128 / stageType.getIntOrFloatBitWidth();
   int64_t aChunks = tileK / chunk, bChunks = kTileMN / chunk;
-  Value warp = arith::DivUIOp::create(b, loc, tid, idx(b, loc, 32));
-  Value lane = arith::RemUIOp::create(b, loc, tid, idx(b, loc, 32));
-  Value wRow = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, warp, idx(b, loc, kWarpRows)),
-      idx(b, loc, kMmaM));
-  Value wCol = arith::MulIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, warp, idx(b, loc, kWarpRows)),
-      idx(b, loc, kNTilesPerWarp * kMmaN));
   auto div = [&](Value x, int64_t d) {
     return arith::DivUIOp::create(b, loc, x, idx(b, loc, d)).getResult();
   };
@@ -168,7 +157,7 @@ FailureOr<scf::ForOp> emitPipelinedMainLoop(
     int64_t perRow = isA ? aChunks : bChunks;
     auto issue = [&] {
       Value row = div(tid, perRow), c = rem(tid, perRow);
-      // A: (m0 + row, k0 + 8c); B: (k0 + row, n0 + 8c).
+      // A: (m0 + row, k0 + chunk c); B: (k0 + row, n0 + chunk c).
       Value gr = add(b, loc, isA ? m0 : k0, row);
       Value gc = add(b, loc, isA ? k0 : n0, mul(c, chunk));
       int64_t rows = isA ? M : K, cols = isA ? K : N;
@@ -282,14 +271,20 @@ FailureOr<scf::ForOp> emitPipelinedMainLoop(
     commit();
   }
 
-  // This lane's fragment coordinates: ldmatrix rows and chunks for A
+  // mma: this lane's fragment coordinates: ldmatrix rows and chunks for A
   // (x4: rows 0-15 at chunk 0, then at chunk 1, of the 16-wide K step) and
   // B (x4.trans: k rows 0-15 of two 8-wide n tiles); the accumulators'.
-  Value aRow = add(b, loc, wRow, rem(lane, 16)), aChunk = div(lane, 16);
-  Value bRow = add(b, loc, rem(lane, 8), mul(rem(div(lane, 8), 2), 8));
-  Value bChunk = add(b, loc, div(wCol, kChunk), div(lane, 16));
+  Value aRow, aChunk, bRow, bChunk;
   SmallVector<std::pair<Value, Value>> cAt;
-  {
+  if (mma) {
+    // 8 warps as 4 (rows of 16) x 2 (columns of 32).
+    Value warp = div(tid, 32), lane = rem(tid, 32);
+    Value wRow = mul(rem(warp, kWarpRows), kMmaM);
+    Value wCol = mul(div(warp, kWarpRows), kNTilesPerWarp * kMmaN);
+    aRow = add(b, loc, wRow, rem(lane, 16));
+    aChunk = div(lane, 16);
+    bRow = add(b, loc, rem(lane, 8), mul(rem(div(lane, 8), 2), 8));
+    bChunk = add(b, loc, div(wCol, kChunk), div(lane, 16));
     FailureOr<AffineMap> map = mmaFragmentMap(b.getContext(), MmaOperand::C);
     if (failed(map))
       return k.kernel.emitError() << "has no mma.sync fragment layout";
@@ -335,9 +330,8 @@ FailureOr<scf::ForOp> emitPipelinedMainLoop(
         FailureOr<SmallVector<Value>> r = startTile(nextK0, nextStage);
         if (failed(r))
           return failure();
-        if (anyRegs)
-          scf::YieldOp::create(b, loc, *r);
         if (anyRegs) {
+          scf::YieldOp::create(b, loc, *r);
           b.setInsertionPointToStart(&ifOp.getElseRegion().front());
           Value z = arith::ConstantOp::create(
               b, loc, b.getFloatAttr(stageType, 0.0));
