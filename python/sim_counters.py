@@ -100,7 +100,7 @@ def main():
                     bpr_req += req
                 if est is not None:
                     total += 1
-                    within += abs(est - c["byte_efficiency"]) <= 0.05
+                    within += abs(est - c["sector_efficiency"]) <= 0.05
                 if show:
                     print(f"  {k['name'][:44]:44s} eff {c['sector_efficiency']:.3f}"
                           f" bytes {c['byte_efficiency']:.3f}"

@@ -3,7 +3,9 @@
 // Each emitter's thread mapping is replayed for three sample warps (the
 // first, a middle one and the last full one of the launch): the lanes'
 // output elements are traced back to argument elements with IndexTracer,
-// and each buffer's elements per warp are counted in 32-byte sectors.
+// the reads and writes are grouped into the warp's requests (a step of the
+// emitter's mapping, a tracer site, the how-many-th read of the lane
+// there), and each request is counted in 32-byte sectors.
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Analysis/AccessModel.h"
@@ -15,6 +17,9 @@
 #include "bwc/Analysis/KernelFit.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 
+#include <array>
+#include <map>
+
 using namespace mlir;
 using namespace mlir::bwc;
 
@@ -24,7 +29,9 @@ SectorCount mlir::bwc::countSectors(ArrayRef<int64_t> elements,
   llvm::sort(e);
   e.erase(std::unique(e.begin(), e.end()), e.end());
   SectorCount c;
-  c.usefulBytes = e.size() * elementBytes;
+  c.usefulBytes = double(e.size() * elementBytes);
+  c.idealSectors = double((int64_t(e.size()) * elementBytes + kSectorBytes - 1) /
+                          kSectorBytes);
   int64_t last = -1;
   for (int64_t x : e) {
     // An element never straddles sectors (sizes divide 32, buffers are
@@ -32,7 +39,7 @@ SectorCount mlir::bwc::countSectors(ArrayRef<int64_t> elements,
     for (int64_t s : {x * elementBytes / kSectorBytes,
                       (x * elementBytes + elementBytes - 1) / kSectorBytes})
       if (s != last) {
-        ++c.sectors;
+        c.sectors += 1;
         last = s;
       }
   }
@@ -59,6 +66,9 @@ ArrayRef<int64_t> shapeOf(Type t) { return cast<ShapedType>(t).getShape(); }
 int64_t numel(Type t) { return cast<ShapedType>(t).getNumElements(); }
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// The widest access a lane makes (ld.global.v4.f32).
+constexpr int64_t kVectorBytes = 16;
+
 /// The first, a middle and the last of `n` items (deduplicated).
 SmallVector<int64_t> samples(int64_t n) {
   SmallVector<int64_t> s = {0};
@@ -79,8 +89,6 @@ public:
   Model(func::FuncOp kernel, DictionaryAttr config)
       : kernel(kernel), config(config),
         ret(kernel.getBody().front().getTerminator()) {
-    argElements.resize(kernel.getNumArguments());
-    resultElements.resize(kernel.getNumResults());
     for (Counts *c : {&main, &other}) {
       c->args.resize(kernel.getNumArguments());
       c->argTraced.resize(kernel.getNumArguments());
@@ -111,10 +119,11 @@ private:
            failure();
   }
 
-  /// Lane reads of value `v`'s element `idx`.
+  /// Lane `lane` reads value `v`'s element `idx` (element `sub` of the
+  /// lane's vector, at step `step` of the emitter's mapping).
   void read(Value v, ArrayRef<int64_t> idx) {
-    tracer.trace(v, idx, [&](unsigned a, int64_t e) {
-      argElements[a].push_back(e);
+    tracer.trace(v, idx, [&](const TracedRead &r) {
+      record(/*result=*/false, r.arg, r.element, r.site, r.weight);
     });
   }
   /// A lane writes element `linear` of result `r` (computing it).
@@ -122,27 +131,20 @@ private:
     Type t = kernel.getResultTypes()[r];
     if (linear >= numel(t))
       return;
-    resultElements[r].push_back(linear);
+    record(/*result=*/true, r, linear, /*site=*/0, /*weight=*/1);
     read(ret->getOperand(r), delinearize(linear, shapeOf(t)));
   }
-  /// Counts the current warp's elements into `c` and clears them.
-  void endWarp(Counts &c) {
-    auto count = [](std::vector<std::vector<int64_t>> &elements,
-                    TypeRange types, std::vector<SectorCount> &into,
-                    std::vector<bool> &traced) {
-      for (auto [i, e] : llvm::enumerate(elements)) {
-        if (e.empty())
-          continue;
-        SectorCount s = countSectors(e, elementBytes(types[i]));
-        into[i].usefulBytes += s.usefulBytes;
-        into[i].sectors += s.sectors;
-        traced[i] = true;
-        e.clear();
-      }
-    };
-    count(argElements, kernel.getArgumentTypes(), c.args, c.argTraced);
-    count(resultElements, kernel.getResultTypes(), c.results, c.resultTraced);
+  /// The n-th access of this lane (and vector element) to one buffer at
+  /// one step and site joins the warp's n-th request there.
+  void record(bool result, unsigned buffer, int64_t element, uint64_t site,
+              double weight) {
+    int64_t &n = occurrences[{result, buffer, step, site, lane, sub}];
+    Request &q = requests[{result, buffer, step, site, n++}];
+    q.weight = std::max(q.weight, weight * stepWeight);
+    q.reads.push_back({lane, sub, element});
   }
+  /// Counts the current warp's requests into `c` and clears them.
+  void endWarp(Counts &c);
 
   void elementwise(int64_t vector, int64_t threads);
   void rowReduction(int64_t block);
@@ -157,9 +159,71 @@ private:
   /// The first matmul or convolution with a GEMM view (contraction_tiled).
   std::optional<GemmView> contraction;
   IndexTracer tracer;
-  std::vector<std::vector<int64_t>> argElements, resultElements;
+  /// The lane being replayed, its vector element, the emitter's step and
+  /// the executions of that step each of its requests stands for.
+  int64_t lane = 0, sub = 0, step = 0;
+  double stepWeight = 1;
+  struct Request {
+    double weight = 0;
+    std::vector<std::array<int64_t, 3>> reads; ///< lane, sub, element
+  };
+  /// Keyed (result?, buffer, step, site, n-th access).
+  std::map<std::tuple<bool, unsigned, int64_t, uint64_t, int64_t>, Request>
+      requests;
+  std::map<std::tuple<bool, unsigned, int64_t, uint64_t, int64_t, int64_t>,
+           int64_t>
+      occurrences;
   Counts main, other;
 };
+
+/// A vector element's accesses to one buffer at one site are one request
+/// of the lane's `width` elements where every lane reads `width`
+/// consecutive elements from a multiple of `width` (at most 16 bytes:
+/// what bwc-vectorize-gpu-loads merges), else one request per element.
+void Model::endWarp(Counts &c) {
+  for (auto &[key, q] : requests) {
+    auto [result, buffer, st, site, n] = key;
+    (void)st, (void)site, (void)n;
+    Type t = result ? kernel.getResultTypes()[buffer]
+                    : kernel.getArgumentTypes()[buffer];
+    int64_t bytes = elementBytes(t), subs = 1;
+    for (auto &r : q.reads)
+      subs = std::max(subs, r[1] + 1);
+    int64_t width =
+        std::max<int64_t>(1, std::min<int64_t>(subs, kVectorBytes / bytes));
+    std::map<int64_t, std::map<int64_t, std::map<int64_t, int64_t>>> chunks;
+    for (auto &r : q.reads) // chunk -> lane -> sub -> element
+      chunks[r[1] / width][r[0]].try_emplace(r[1], r[2]);
+    SectorCount &into = (result ? c.results : c.args)[buffer];
+    (result ? c.resultTraced : c.argTraced)[buffer] = true;
+    for (auto &[chunk, lanes] : chunks) {
+      bool vector = width > 1;
+      for (auto &[l, elements] : lanes) {
+        int64_t first = elements.begin()->second;
+        vector &= int64_t(elements.size()) == width && first % width == 0;
+        for (auto [i, e] : llvm::enumerate(elements))
+          vector &= e.first == chunk * width + int64_t(i) &&
+                    e.second == first + int64_t(i);
+      }
+      if (vector) {
+        SmallVector<int64_t> all;
+        for (auto &[l, elements] : lanes)
+          for (auto &[j, e] : elements)
+            all.push_back(e);
+        into.add(countSectors(all, bytes), q.weight);
+        continue;
+      }
+      std::map<int64_t, SmallVector<int64_t>> perSub;
+      for (auto &[l, elements] : lanes)
+        for (auto &[j, e] : elements)
+          perSub[j].push_back(e);
+      for (auto &[j, all] : perSub)
+        into.add(countSectors(all, bytes), q.weight);
+    }
+  }
+  requests.clear();
+  occurrences.clear();
+}
 
 /// loop (groups of `vector` elements) and thread_per_output (vector 1):
 /// global thread t handles group t in the first grid-stride step.
@@ -174,21 +238,28 @@ void Model::elementwise(int64_t vector, int64_t threads) {
       int64_t g = w * kWarpLanes + l;
       if (g >= active)
         break;
-      for (int64_t e = g * vector; e < (g + 1) * vector; ++e)
+      lane = l;
+      for (int64_t e = g * vector; e < (g + 1) * vector; ++e) {
+        sub = e - g * vector;
         for (unsigned r = 0; r < kernel.getNumResults(); ++r)
           write(r, e);
+      }
     }
+    sub = 0;
     endWarp(main);
   }
 }
 
 /// Threads of a block split into rows_per_block rows of threads_per_row
-/// threads, each striding over its row; the reductions are bound in the
-/// epilogue; per-row results are written by the row's first thread.
+/// threads, each striding over its row in groups of `vector` consecutive
+/// positions (group g of thread t: (g x threads_per_row + t) x vector, as
+/// RowReductionKernel.cpp); the reductions are bound in the epilogue;
+/// per-row results are written by the row's first thread.
 void Model::rowReduction(int64_t block) {
   int64_t row = get("row", 1), rows = get("rows", 1);
   int64_t perBlock = std::max<int64_t>(1, get("rows_per_block", 1));
   int64_t perRow = std::max<int64_t>(1, get("threads_per_row", block / perBlock));
+  int64_t vector = std::max<int64_t>(1, get("vector", 1));
   for (Operation *r : reduces)
     tracer.bound.insert(r);
   int64_t blocks = ceilDiv(rows, perBlock), warps = ceilDiv(block, kWarpLanes);
@@ -199,26 +270,38 @@ void Model::rowReduction(int64_t block) {
       int64_t t = w * kWarpLanes + l, r = b * perBlock + t / perRow;
       if (t >= block || r >= rows)
         continue;
-      for (int64_t j = 0; j < std::min<int64_t>(ceilDiv(row, perRow), 4); ++j) {
-        int64_t p = t % perRow + j * perRow;
-        if (p >= row)
-          break;
-        for (Operation *red : reduces) {
-          Value in = red->getOperand(0);
-          read(in, delinearize(r * row + p, shapeOf(in.getType())));
-        }
-        for (unsigned k = 0; k < kernel.getNumResults(); ++k) {
-          // A relaid result (relayoutChain) lands where its chain maps
-          // the source's element, as the CUDA driver stores it.
-          SmallVector<Operation *> chain = relayoutChain(ret->getOperand(k));
-          int64_t n = numel(kernel.getResultTypes()[k]);
-          if (n == rows * row && n != rows)
-            write(k, relaidIndex(chain, r * row + p));
-          else if (t % perRow == 0 && j == 0)
-            write(k, relaidIndex(chain, r));
+      lane = l;
+      int64_t groups = ceilDiv(row, perRow * vector),
+              traced = std::min<int64_t>(groups, 4);
+      for (int64_t j = 0; j < traced; ++j) {
+        step = j;
+        stepWeight = double(groups) / double(traced);
+        for (sub = 0; sub < vector; ++sub) {
+          int64_t p = (j * perRow + t % perRow) * vector + sub;
+          if (p >= row)
+            break;
+          for (Operation *red : reduces) {
+            Value in = red->getOperand(0);
+            read(in, delinearize(r * row + p, shapeOf(in.getType())));
+          }
+          for (unsigned k = 0; k < kernel.getNumResults(); ++k) {
+            // A relaid result (relayoutChain) lands where its chain maps
+            // the source's element, as the CUDA driver stores it.
+            SmallVector<Operation *> chain = relayoutChain(ret->getOperand(k));
+            int64_t n = numel(kernel.getResultTypes()[k]);
+            if (n == rows * row && n != rows) {
+              write(k, relaidIndex(chain, r * row + p));
+            } else if (t % perRow == 0 && j == 0 && sub == 0) {
+              stepWeight = 1;
+              write(k, relaidIndex(chain, r));
+              stepWeight = double(groups) / double(traced);
+            }
+          }
         }
       }
     }
+    sub = step = 0;
+    stepWeight = 1;
     endWarp(main);
   }
 }
@@ -268,17 +351,25 @@ LogicalResult Model::columnReduction(int64_t block) {
       SmallVector<int64_t> positions;
       for (int64_t j = 0; j < 4 && s + j * slices < reduced; ++j)
         positions.push_back(s + j * slices);
+      lane = l;
+      double each = positions.empty()
+                        ? 1
+                        : double(ceilDiv(reduced - s, slices)) /
+                              double(positions.size());
       tracer.bound.clear();
       for (Operation *red : reduces) {
         tracer.reducedPositions[red] = positions;
+        tracer.reducedWeights[red] = each;
         read(red->getResult(0),
              delinearize(col, shapeOf(red->getResult(0).getType())));
         tracer.bound.insert(red);
       }
       for (unsigned k = 0; k < kernel.getNumResults(); ++k) {
         if (shapeOf(kernel.getResultTypes()[k]) == inShape) {
+          stepWeight = each;
           for (int64_t p : positions)
             write(k, inputLinear(col, p));
+          stepWeight = 1;
         } else if (s == 0) {
           write(k, col);
         }
@@ -310,9 +401,9 @@ void Model::transposeTiled() {
       biggest = a;
   auto probe = [&](ArrayRef<int64_t> idx) {
     int64_t found = -1;
-    tracer.trace(ret->getOperand(0), idx, [&](unsigned a, int64_t e) {
-      if (a == biggest && found < 0)
-        found = e;
+    tracer.trace(ret->getOperand(0), idx, [&](const TracedRead &r) {
+      if (r.arg == biggest && found < 0)
+        found = r.element;
     });
     return found;
   };
@@ -356,6 +447,8 @@ void Model::transposeTiled() {
     for (bool writePhase : {false, true}) {
       for (int64_t i = 0; i < tile; i += 8)
         for (int64_t l = 0; l < kWarpLanes && l < tile; ++l) {
+          lane = l;
+          step = i + (writePhase ? tile : 0);
           idx[inner] = a + (writePhase ? i : l);
           idx[rank - 1] = b + (writePhase ? l : i);
           if (idx[inner] >= shape[inner] || idx[rank - 1] >= shape[rank - 1])
@@ -420,26 +513,39 @@ LogicalResult Model::contractionTiled(int64_t block) {
   bool chunkA = v.copiesChunks(/*isA=*/true, chunk),
        chunkB = v.copiesChunks(/*isA=*/false, chunk);
   int64_t rounds = std::max<int64_t>(1, tm * tk / 256);
+  // Per K step each thread stages its A and B positions; the epilogue
+  // writes tile_m x tile_n / block outputs per thread, 4 rows traced.
+  double kSteps = double(ceilDiv(kk, tk)),
+         epilogue = std::max<double>(1, double(tm * tn) / double(block) / 4);
   for (int64_t id : samples(batches * tilesM * tilesN)) {
     Index batch = delinearize(id / (tilesM * tilesN), v.batchShape);
     int64_t m0 = id / tilesN % tilesM * tm, n0 = id % tilesN * tn;
     for (int64_t i = 0; i < std::max<int64_t>(rounds, 4); ++i)
       for (int64_t l = 0; l < kWarpLanes; ++l) {
         int64_t q = l + i * block;
+        lane = l;
+        stepWeight = kSteps;
+        step = 1000 + i;
         if (i < rounds && (chunkA ? i == 0 : q < tm * tk))
           for (int64_t j = 0; j < (chunkA ? chunk : 1); ++j) {
+            sub = j;
             int64_t am = m0 + (chunkA ? q / (tk / chunk) : q / tk),
                     ak = chunkA ? q % (tk / chunk) * chunk + j : q % tk;
             if (am < m && ak < kk)
               read(v.aTensor(), Index(v.a(ar, batch, am, ak).index));
           }
+        step = 2000 + i;
         if (i < rounds && (chunkB ? i == 0 : q < tk * tn))
           for (int64_t j = 0; j < (chunkB ? chunk : 1); ++j) {
+            sub = j;
             int64_t bk = chunkB ? q / (tn / chunk) : q / tn,
                     bn = n0 + (chunkB ? q % (tn / chunk) * chunk + j : q % tn);
             if (bk < kk && bn < n)
               read(v.bTensor(), Index(v.b(ar, batch, bk, bn).index));
           }
+        sub = 0;
+        step = 3000 + i;
+        stepWeight = epilogue;
         if (i < 4 && m0 + i < m && n0 + l < n) {
           Index idx(v.resultIndex(ar, batch, m0 + i, n0 + l));
           for (unsigned r = 0; r < kernel.getNumResults(); ++r)
@@ -447,6 +553,8 @@ LogicalResult Model::contractionTiled(int64_t block) {
               write(r, linearize(idx, out));
         }
       }
+    step = 0;
+    stepWeight = 1;
     endWarp(main);
   }
   return success();
@@ -487,7 +595,8 @@ FailureOr<KernelCoalescing> Model::run() {
   auto add = [&](std::string name, Type t, SectorCount s, bool traced) {
     BufferAccess a{std::move(name), tensorBytes(t), s, traced};
     k.bytes += a.bytes;
-    k.fetchedBytes += a.bytes / std::max(a.efficiency(), 1e-9);
+    if (traced)
+      k.requests.add(s);
     k.accesses.push_back(std::move(a));
   };
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
@@ -496,6 +605,7 @@ FailureOr<KernelCoalescing> Model::run() {
   for (unsigned i = 0; i < kernel.getNumResults(); ++i)
     add("result" + std::to_string(i), kernel.getResultTypes()[i],
         main.results[i], main.resultTraced[i]);
+  k.fetchedBytes = k.bytes / std::max(k.efficiency(), 1e-9);
   return k;
 }
 

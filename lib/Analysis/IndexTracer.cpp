@@ -3,6 +3,7 @@
 
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
+#include "llvm/ADT/Hashing.h"
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -53,34 +54,54 @@ void IndexTracer::trace(Value v, ArrayRef<int64_t> idx, ReadFn read) {
   seen.clear();
   reader = &read;
   left = budget;
+  context = 0;
+  weight = 1;
   visit(v, idx);
   reader = nullptr;
 }
 
-SmallVector<int64_t> IndexTracer::positions(Operation *op, int64_t count) {
+SmallVector<int64_t> IndexTracer::positions(Operation *op, int64_t count,
+                                            double &each) {
+  SmallVector<int64_t> p;
   auto it = reducedPositions.find(op);
   if (it != reducedPositions.end()) {
-    SmallVector<int64_t> p;
     for (int64_t x : it->second)
       if (x < count)
         p.push_back(x);
-    return p;
+  } else {
+    for (int64_t i = 0; i < std::min(count, windowIterations); ++i)
+      p.push_back(i);
   }
-  SmallVector<int64_t> p;
-  for (int64_t i = 0; i < std::min(count, windowIterations); ++i)
-    p.push_back(i);
+  auto w = reducedWeights.find(op);
+  each = w != reducedWeights.end() ? w->second
+         : p.empty()               ? 1
+                                   : double(count) / double(p.size());
   return p;
+}
+
+void IndexTracer::visitIn(Operation *op, int64_t position, double each,
+                          Value v, ArrayRef<int64_t> idx) {
+  uint64_t savedContext = context;
+  double savedWeight = weight;
+  context = llvm::hash_combine(context, op, position);
+  weight *= each;
+  visit(v, idx);
+  context = savedContext;
+  weight = savedWeight;
 }
 
 void IndexTracer::visit(Value v, ArrayRef<int64_t> idx) {
   ArrayRef<int64_t> shape = shapeOf(v);
   if (!inBounds(idx, shape) || left <= 0)
     return;
-  if (!seen.insert({v, linearize(idx, shape)}).second)
+  int64_t linear = linearize(idx, shape);
+  if (!seen.insert({v, {linear, context}}).second)
     return;
   --left;
   if (auto arg = dyn_cast<BlockArgument>(v))
-    return (*reader)(arg.getArgNumber(), linearize(idx, shape));
+    return (*reader)(TracedRead{
+        arg.getArgNumber(), linear,
+        uint64_t(llvm::hash_combine(context, arg.getArgNumber())), weight});
   Operation *op = v.getDefiningOp();
   if (!bound.contains(op))
     visitOp(op, cast<OpResult>(v).getResultNumber(), idx);
@@ -182,11 +203,13 @@ void IndexTracer::visitOp(Operation *op, unsigned resultNo,
       kept.push_back(d);
       in[d] = idx[r++];
     }
-    for (int64_t pos : positions(op, numElements(reducedShape))) {
+    double each;
+    for (auto [n, pos] :
+         llvm::enumerate(positions(op, numElements(reducedShape), each))) {
       Index red = delinearize(pos, reducedShape);
       for (auto [a, i] : llvm::zip(axes, red))
         in[a] = i;
-      visit(input, in);
+      visitIn(op, n, each, input, in);
     }
     return;
   }
@@ -196,11 +219,12 @@ void IndexTracer::visitOp(Operation *op, unsigned resultNo,
     Index l = broadcastIndex(idx, ls), r = broadcastIndex(idx, rs);
     l[ls.size() - 2] = idx[rank - 2];
     r[rs.size() - 1] = idx[rank - 1];
-    for (int64_t pos : positions(op, k)) {
+    double each;
+    for (auto [n, pos] : llvm::enumerate(positions(op, k, each))) {
       l.back() = pos;
       r[rs.size() - 2] = pos;
-      visit(m.getLhs(), l);
-      visit(m.getRhs(), r);
+      visitIn(op, n, each, m.getLhs(), l);
+      visitIn(op, n, each, m.getRhs(), r);
     }
     return;
   }
@@ -256,26 +280,27 @@ void IndexTracer::visitWindow(Operation *op, ArrayRef<int64_t> physicalIdx) {
     iterShape.push_back(channels);
   int64_t channelIt = channelsLast ? spatial : 0;
   int64_t firstTapIt = channelsLast ? 0 : 1;
-  for (int64_t pos : positions(op, numElements(iterShape))) {
+  double each;
+  for (auto [n, pos] :
+       llvm::enumerate(positions(op, numElements(iterShape), each))) {
     Index it = delinearize(pos, iterShape);
     Index in(inShape.size());
     in[0] = idx[0];
-    bool valid = true;
+    // A tap in the padding (or, transposed, off the stride) is loaded at
+    // its clamped position and contributes nothing, as the emitter does.
     for (int64_t d = 0; d < spatial; ++d) {
       int64_t tap = it[firstTapIt + d] * dilations[d];
       if (conv && conv.getTransposed()) {
         int64_t num = idx[d + 2] + pads[d] - tap;
-        valid &= num >= 0 && num % strides[d] == 0;
-        in[d + 2] = num / strides[d];
+        in[d + 2] = num / strides[d]; // truncating, as arith.divsi
       } else {
         in[d + 2] = idx[d + 2] * strides[d] + tap - pads[d];
       }
+      in[d + 2] = std::clamp<int64_t>(in[d + 2], 0, inShape[d + 2] - 1);
     }
-    if (!valid)
-      continue;
     if (!conv) {
       in[1] = idx[1];
-      visit(input, permute(in, dataPerm));
+      visitIn(op, n, each, input, permute(in, dataPerm));
       continue;
     }
     SmallVector<int64_t> f(fs.size());
@@ -294,7 +319,7 @@ void IndexTracer::visitWindow(Operation *op, ArrayRef<int64_t> physicalIdx) {
       f[0] = idx[1];
       f[1] = c;
     }
-    visit(input, permute(in, dataPerm));
-    visit(conv.getFilter(), permute(f, filterPerm));
+    visitIn(op, n, each, input, permute(in, dataPerm));
+    visitIn(op, n, each, conv.getFilter(), permute(f, filterPerm));
   }
 }

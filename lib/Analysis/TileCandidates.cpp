@@ -167,6 +167,19 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
     elements *= s;
   SmallVector<TileCandidate> out = {{dflt}};
 
+  // Narrower vectors for a loop kernel, down to one element per thread
+  // and step: where a thread's `vector` elements read strided inputs (a
+  // stride-2 slice: four requests of 32 sectors), lanes on consecutive
+  // elements make one request of 8; where an f32 input feeds a 16-bit
+  // result at vector 8, each lane's two 16-byte loads are 32 bytes apart
+  // (half of each request's sectors) and vector 4 reads them whole
+  // (since 2026-12-04, when the access model began counting requests).
+  // The same grid and elements per thread, widest first, so that a tie
+  // (a contiguous kernel) keeps the wider vector.
+  if (emitter == "loop")
+    for (int64_t v = field(dflt, "vector", 1) / 2; v >= 1; v /= 2)
+      out.push_back({withFields(dflt, {{"vector", i64(v)}})});
+
   // Only transposes the CUDA driver can stage (tiledTransposes), one
   // 32x33 shared tile each.
   SmallVector<TransposeOp, 2> staged;

@@ -19,6 +19,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <map>
 #include <numeric>
 
 namespace mlir::bwc {
@@ -31,15 +32,19 @@ using namespace mlir::bwc;
 
 namespace {
 
+/// The lowest set bit of `n`, capped at 64 (64 for 0).
+int64_t powerOfTwoFactor(int64_t n) {
+  uint64_t u = uint64_t(n);
+  return u == 0 ? 64 : int64_t(std::min<uint64_t>(64, u & (~u + 1)));
+}
+
 /// The largest power of two `v` is known to be a multiple of (muli by a
 /// constant, constants, sums of multiples), capped at 64.
 int64_t knownMultiple(Value v, int depth = 0) {
   if (depth > 8)
     return 1;
-  if (auto c = getConstantIntValue(v)) {
-    uint64_t u = uint64_t(*c);
-    return u == 0 ? 64 : int64_t(std::min<uint64_t>(64, u & (~u + 1)));
-  }
+  if (auto c = getConstantIntValue(v))
+    return powerOfTwoFactor(*c);
   Operation *op = v.getDefiningOp();
   if (auto mul = dyn_cast_or_null<arith::MulIOp>(op))
     return std::min<int64_t>(64, knownMultiple(mul.getLhs(), depth + 1) *
@@ -61,57 +66,152 @@ std::pair<Value, int64_t> splitOffset(Value index) {
   return {index, 0};
 }
 
-/// `v` without the elemental emitter's delinearize-then-linearize of a
-/// broadcast-free index: (x mod n) + (x div n) * n is x (unsigned, n a
-/// constant). A loop kernel's same-shaped operand is read at that index.
-Value stripDivRem(Value v) {
-  auto add = v.getDefiningOp<arith::AddIOp>();
-  if (!add)
-    return v;
-  for (auto [r, m] : {std::pair(add.getLhs(), add.getRhs()),
-                      std::pair(add.getRhs(), add.getLhs())}) {
-    auto rem = r.getDefiningOp<arith::RemUIOp>();
-    auto mul = m.getDefiningOp<arith::MulIOp>();
-    if (!rem || !mul)
-      continue;
-    std::optional<int64_t> n = getConstantIntValue(rem.getRhs());
-    for (auto [d, c] : {std::pair(mul.getLhs(), mul.getRhs()),
-                        std::pair(mul.getRhs(), mul.getLhs())}) {
-      auto div = d.getDefiningOp<arith::DivUIOp>();
-      if (div && n && div.getLhs() == rem.getLhs() &&
-          getConstantIntValue(div.getRhs()) == n &&
-          getConstantIntValue(c) == n)
-        return rem.getLhs();
+/// One term of a relinearized index: ((x div d) mod n) * d, n = 0 for no
+/// modulo.
+struct RadixTerm {
+  Value x;
+  int64_t d = 1, n = 0;
+};
+
+std::optional<RadixTerm> radixTerm(Value t) {
+  RadixTerm r;
+  int64_t mult = 1;
+  if (auto mul = t.getDefiningOp<arith::MulIOp>()) {
+    if (auto c = getConstantIntValue(mul.getRhs())) {
+      mult = *c;
+      t = mul.getLhs();
+    } else if (auto c = getConstantIntValue(mul.getLhs())) {
+      mult = *c;
+      t = mul.getRhs();
+    } else {
+      return std::nullopt;
     }
   }
-  return v;
+  if (auto rem = t.getDefiningOp<arith::RemUIOp>()) {
+    std::optional<int64_t> n = getConstantIntValue(rem.getRhs());
+    if (!n || *n <= 0)
+      return std::nullopt;
+    r.n = *n;
+    t = rem.getLhs();
+  }
+  int64_t q = 1;
+  while (auto div = t.getDefiningOp<arith::DivUIOp>()) {
+    std::optional<int64_t> c = getConstantIntValue(div.getRhs());
+    if (!c || *c <= 0 || q > (int64_t(1) << 40) / *c)
+      return std::nullopt;
+    q *= *c;
+    t = div.getLhs();
+  }
+  if (q != mult || getConstantIntValue(t))
+    return std::nullopt;
+  r.x = t;
+  r.d = q;
+  return r;
 }
 
-/// How a load's index is formed: base + offset, or (since 2026-12-04)
-/// (base + offset) mod `modulus` (a broadcast operand: a bias read at the
-/// column of a group of consecutive outputs, `e mod cols`). The latter is
-/// (base mod modulus) + offset when base and modulus are multiples of a
-/// power of two above the offset, recorded in `multiple`.
+/// An index as the elemental emitter forms it: `x mod modulus` (modulus 0:
+/// `x`) plus `rest`, other terms added to it (a row's offset).
+struct Relinearized {
+  Value x;
+  int64_t modulus = 0;
+  SmallVector<Value> rest;
+};
+
+/// `v` with the elemental emitter's delinearize-then-linearize of some `x`
+/// over a row-major shape seen through: among the terms summed into `v`,
+/// ((x div d_i) mod n_i) * d_i with d_0 = 1 and d_(i+1) = d_i n_i
+/// (unsigned, constants), the last possibly without its modulo, are
+/// `x mod (d_k n_k)` (or `x`). So (x mod n) + (x div n) * n is x, the
+/// three-level chain of a [2, 96, 200] operand read at its own index is
+/// x mod 38400, and a row reduction's (p mod 96) + (p div 96) * 96 +
+/// row * 1152 is p + row * 1152. Without such terms, `v` itself.
+Relinearized relinearize(Value v) {
+  SmallVector<Value> pending = {v}, leaves;
+  while (!pending.empty()) {
+    if (leaves.size() + pending.size() > 12)
+      return {v, 0, {}};
+    Value t = pending.pop_back_val();
+    if (auto add = t.getDefiningOp<arith::AddIOp>();
+        add && !getConstantIntValue(add.getLhs()) &&
+        !getConstantIntValue(add.getRhs())) {
+      pending.push_back(add.getRhs());
+      pending.push_back(add.getLhs());
+    } else {
+      leaves.push_back(t);
+    }
+  }
+  // Radix terms by the x they decompose (in order of first appearance).
+  llvm::MapVector<Value, SmallVector<std::pair<RadixTerm, Value>>> byX;
+  SmallVector<Value> others;
+  for (Value t : leaves) {
+    if (std::optional<RadixTerm> r = radixTerm(t))
+      byX[r->x].push_back({*r, t});
+    else
+      others.push_back(t);
+  }
+  for (auto &[x, terms] : byX) {
+    llvm::sort(terms, [](const auto &a, const auto &b) {
+      return a.first.d < b.first.d;
+    });
+    int64_t expect = 1;
+    bool chain = !(terms.size() == 1 && terms[0].first.n == 0);
+    for (auto [i, t] : llvm::enumerate(terms)) {
+      bool last = i + 1 == terms.size();
+      if (t.first.d != expect || (!last && t.first.n == 0) ||
+          (t.first.n && expect > (int64_t(1) << 40) / t.first.n)) {
+        chain = false;
+        break;
+      }
+      expect *= t.first.n;
+    }
+    if (!chain)
+      continue;
+    Relinearized r{x, terms.back().first.n ? expect : 0, {}};
+    for (auto &[other, rest] : byX)
+      if (other != x)
+        for (auto &t : rest)
+          r.rest.push_back(t.second);
+    r.rest.append(others);
+    return r;
+  }
+  return {v, 0, {}};
+}
+
+/// How a load's index is formed: base + offset (+ rest), or (since
+/// 2026-12-04) (base + offset) mod `modulus` (+ rest): a broadcast operand,
+/// a bias read at the column of a group of consecutive outputs, `e mod
+/// cols`. The latter is (base mod modulus) + offset when base and modulus
+/// are multiples of a power of two above the offset, recorded in
+/// `multiple`; `rest` (terms added to either, multiples of `multiple`)
+/// joins the key of the group.
 struct IndexForm {
   Value base;
   int64_t offset = 0;
   int64_t modulus = 0;  ///< 0: no modulo
-  int64_t multiple = 1; ///< base (and modulus) are multiples of it
+  int64_t multiple = 1; ///< base (and modulus, and rest) are multiples of it
+  SmallVector<Value> rest;
 };
 
 IndexForm indexForm(Value index) {
-  index = stripDivRem(index);
-  if (auto rem = index.getDefiningOp<arith::RemUIOp>()) {
-    std::optional<int64_t> n = getConstantIntValue(rem.getRhs());
-    auto [base, offset] = splitOffset(stripDivRem(rem.getLhs()));
-    int64_t multiple = n && *n > 0 ? std::min(knownMultiple(base),
-                                              knownMultiple(rem.getRhs()))
-                                   : 1;
-    if (n && *n > 0 && offset >= 0 && offset < multiple)
-      return {base, offset, *n, multiple};
+  Relinearized r = relinearize(index);
+  int64_t restMultiple = 64;
+  for (Value t : r.rest)
+    restMultiple = std::min(restMultiple, knownMultiple(t));
+  if (r.modulus > 0) {
+    Value x = r.x;
+    if (Relinearized inner = relinearize(x);
+        inner.modulus == 0 && inner.rest.empty())
+      x = inner.x;
+    auto [base, offset] = splitOffset(x);
+    int64_t multiple = std::min({knownMultiple(base),
+                                 powerOfTwoFactor(r.modulus), restMultiple});
+    if (offset >= 0 && offset < multiple)
+      return {base, offset, r.modulus, multiple, r.rest};
+    return {index, 0, 0, knownMultiple(index), {}};
   }
-  auto [base, offset] = splitOffset(index);
-  return {base, offset, 0, knownMultiple(base)};
+  auto [base, offset] = splitOffset(r.x);
+  return {base, offset, 0, std::min(knownMultiple(base), restMultiple),
+          r.rest};
 }
 
 /// The guaranteed alignment of a kernel buffer argument (`llvm.align`).
@@ -136,9 +236,13 @@ void vectorizeBlock(Block &block) {
   // Loads are grouped by buffer, base index and the stretch between two
   // ops that may write memory (a store, a barrier, a region): a group's
   // loads read one snapshot, so one vector load may replace them.
-  using Key = std::tuple<Value, Value, int64_t, int>;
+  using Key = std::tuple<Value, Value, int64_t, int, unsigned>;
   llvm::MapVector<Key, SmallVector<Candidate>> groups;
   DenseMap<Key, int64_t> multiples;
+  // The rest terms of each group, interned (sorted: a sum's order is not
+  // its meaning).
+  std::map<SmallVector<void *>, unsigned> restIds;
+  SmallVector<SmallVector<Value>> restOf;
   int stretch = 0;
   for (Operation &op : block) {
     if (auto load = dyn_cast<memref::LoadOp>(&op)) {
@@ -149,7 +253,14 @@ void vectorizeBlock(Block &block) {
           type.getLayout().isIdentity() && bits >= 8 && bits <= 64 &&
           llvm::isPowerOf2_32(bits)) {
         IndexForm f = indexForm(load.getIndices()[0]);
-        Key key{load.getMemRef(), f.base, f.modulus, stretch};
+        SmallVector<void *> restKey;
+        for (Value t : f.rest)
+          restKey.push_back(t.getAsOpaquePointer());
+        llvm::sort(restKey);
+        auto [rest, added] = restIds.try_emplace(restKey, restOf.size());
+        if (added)
+          restOf.push_back(f.rest);
+        Key key{load.getMemRef(), f.base, f.modulus, stretch, rest->second};
         groups[key].push_back({load, f.offset});
         auto [it, inserted] = multiples.try_emplace(key, f.multiple);
         if (!inserted)
@@ -200,6 +311,8 @@ void vectorizeBlock(Block &block) {
         if (start)
           index = arith::AddIOp::create(
               b, loc, index, arith::ConstantIndexOp::create(b, loc, start));
+        for (Value t : restOf[std::get<4>(key)])
+          index = arith::AddIOp::create(b, loc, index, t);
         auto vector = vector::LoadOp::create(
             b, loc, VectorType::get({width}, elt), memref, ValueRange{index});
         vector->setAttr("alignment", b.getI64IntegerAttr(width * bytes));

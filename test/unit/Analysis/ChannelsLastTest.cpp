@@ -59,8 +59,9 @@ protected:
     IndexTracer tracer;
     tracer.windowIterations = windowIterations;
     std::vector<Read> out;
-    tracer.trace(ops[n]->getResult(0), idx,
-                 [&](unsigned arg, int64_t e) { out.push_back({arg, e}); });
+    tracer.trace(ops[n]->getResult(0), idx, [&](const TracedRead &r) {
+      out.push_back({r.arg, r.element});
+    });
     return out;
   }
 
