@@ -123,7 +123,8 @@ private:
   /// lane's vector, at step `step` of the emitter's mapping).
   void read(Value v, ArrayRef<int64_t> idx) {
     tracer.trace(v, idx, [&](const TracedRead &r) {
-      record(/*result=*/false, r.arg, r.element, r.site, r.weight);
+      record(/*result=*/false, r.arg, r.element, r.site, r.weight,
+             r.branched);
     });
   }
   /// A lane writes element `linear` of result `r` (computing it).
@@ -131,16 +132,18 @@ private:
     Type t = kernel.getResultTypes()[r];
     if (linear >= numel(t))
       return;
-    record(/*result=*/true, r, linear, /*site=*/0, /*weight=*/1);
+    record(/*result=*/true, r, linear, /*site=*/0, /*weight=*/1,
+           /*branched=*/false);
     read(ret->getOperand(r), delinearize(linear, shapeOf(t)));
   }
   /// The n-th access of this lane (and vector element) to one buffer at
   /// one step and site joins the warp's n-th request there.
   void record(bool result, unsigned buffer, int64_t element, uint64_t site,
-              double weight) {
+              double weight, bool branched) {
     int64_t &n = occurrences[{result, buffer, step, site, lane, sub}];
     Request &q = requests[{result, buffer, step, site, n++}];
     q.weight = std::max(q.weight, weight * stepWeight);
+    q.branched |= branched;
     q.reads.push_back({lane, sub, element});
   }
   /// Counts the current warp's requests into `c` and clears them.
@@ -165,6 +168,7 @@ private:
   double stepWeight = 1;
   struct Request {
     double weight = 0;
+    bool branched = false; ///< a read under an emitter branch: no vector
     std::vector<std::array<int64_t, 3>> reads; ///< lane, sub, element
   };
   /// Keyed (result?, buffer, step, site, n-th access).
@@ -179,7 +183,9 @@ private:
 /// A vector element's accesses to one buffer at one site are one request
 /// of the lane's `width` elements where every lane reads `width`
 /// consecutive elements from a multiple of `width` (at most 16 bytes:
-/// what bwc-vectorize-gpu-loads merges), else one request per element.
+/// what bwc-vectorize-gpu-loads merges) outside the emitter's branches
+/// (each element of a concat or a constant pad loads in its own scf.if),
+/// else one request per element.
 void Model::endWarp(Counts &c) {
   for (auto &[key, q] : requests) {
     auto [result, buffer, st, site, n] = key;
@@ -197,7 +203,7 @@ void Model::endWarp(Counts &c) {
     SectorCount &into = (result ? c.results : c.args)[buffer];
     (result ? c.resultTraced : c.argTraced)[buffer] = true;
     for (auto &[chunk, lanes] : chunks) {
-      bool vector = width > 1;
+      bool vector = width > 1 && !q.branched;
       for (auto &[l, elements] : lanes) {
         int64_t first = elements.begin()->second;
         vector &= int64_t(elements.size()) == width && first % width == 0;

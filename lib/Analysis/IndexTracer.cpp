@@ -56,6 +56,7 @@ void IndexTracer::trace(Value v, ArrayRef<int64_t> idx, ReadFn read) {
   left = budget;
   context = 0;
   weight = 1;
+  branched = false;
   visit(v, idx);
   reader = nullptr;
 }
@@ -101,7 +102,8 @@ void IndexTracer::visit(Value v, ArrayRef<int64_t> idx) {
   if (auto arg = dyn_cast<BlockArgument>(v))
     return (*reader)(TracedRead{
         arg.getArgNumber(), linear,
-        uint64_t(llvm::hash_combine(context, arg.getArgNumber())), weight});
+        uint64_t(llvm::hash_combine(context, arg.getArgNumber())), weight,
+        branched});
   Operation *op = v.getDefiningOp();
   if (!bound.contains(op))
     visitOp(op, cast<OpResult>(v).getResultNumber(), idx);
@@ -135,12 +137,17 @@ void IndexTracer::visitOp(Operation *op, unsigned resultNo,
   if (auto c = dyn_cast<ConcatOp>(op)) {
     Index in(idx.begin(), idx.end());
     int64_t axis = c.getAxis();
+    bool saved = branched;
+    branched |= c.getInputs().size() > 1;
     for (Value v : c.getInputs()) {
       int64_t size = shapeOf(v)[axis];
-      if (in[axis] < size)
-        return visit(v, in);
+      if (in[axis] < size) {
+        visit(v, in);
+        break;
+      }
       in[axis] -= size;
     }
+    branched = saved;
     return;
   }
   if (auto p = dyn_cast<PadOp>(op)) {
@@ -151,7 +158,12 @@ void IndexTracer::visitOp(Operation *op, unsigned resultNo,
       if (p.getMode() != PadMode::constant) // edge or reflect: in range
         in[d] = std::clamp<int64_t>(in[d], 0, inShape[d] - 1);
     }
-    return visit(p.getInput(), in);
+    bool saved = branched;
+    branched |= p.getMode() == PadMode::constant &&
+                llvm::any_of(p.getPads(), [](int64_t x) { return x != 0; });
+    visit(p.getInput(), in);
+    branched = saved;
+    return;
   }
   if (auto g = dyn_cast<GatherOp>(op)) {
     ArrayRef<int64_t> data = shapeOf(g.getData()), ind = shapeOf(g.getIndices());

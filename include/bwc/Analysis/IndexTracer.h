@@ -42,6 +42,9 @@ struct TracedRead {
   int64_t element;
   uint64_t site;  ///< the load and loop iteration (see above)
   double weight;  ///< executions of the load it stands for
+  /// Under a branch of the emitter (a concat's input, a constant pad's
+  /// inside): its own scf.if per element, never merged into a vector.
+  bool branched;
 };
 
 class IndexTracer {
@@ -82,6 +85,7 @@ private:
   int64_t left = 0;
   uint64_t context = 0; ///< hash of the enclosing loop iterations
   double weight = 1;
+  bool branched = false;
 };
 
 } // namespace mlir::bwc

@@ -192,6 +192,22 @@ struct IndexForm {
   SmallVector<Value> rest;
 };
 
+/// `v` as a sum of non-constant terms (appended to `terms`) and a
+/// constant (added to `constant`), through nested additions.
+void flattenSum(Value v, SmallVector<Value> &terms, int64_t &constant,
+                int depth = 0) {
+  if (std::optional<int64_t> c = getConstantIntValue(v)) {
+    constant += *c;
+    return;
+  }
+  if (auto add = v.getDefiningOp<arith::AddIOp>(); add && depth < 8) {
+    flattenSum(add.getLhs(), terms, constant, depth + 1);
+    flattenSum(add.getRhs(), terms, constant, depth + 1);
+    return;
+  }
+  terms.push_back(v);
+}
+
 IndexForm indexForm(Value index) {
   Relinearized r = relinearize(index);
   int64_t restMultiple = 64;
@@ -209,9 +225,18 @@ IndexForm indexForm(Value index) {
       return {base, offset, r.modulus, multiple, r.rest};
     return {index, 0, 0, knownMultiple(index), {}};
   }
-  auto [base, offset] = splitOffset(r.x);
-  return {base, offset, 0, std::min(knownMultiple(base), restMultiple),
-          r.rest};
+  // A plain sum: its terms (as a set, the key) and its constant (the
+  // offset), however the additions nest: a row reduction's second element
+  // is ((2t + 1) + row) + slab where the first is ((2t + 0) + row) + slab.
+  SmallVector<Value> terms;
+  int64_t constant = 0;
+  flattenSum(r.x, terms, constant);
+  for (Value t : r.rest)
+    flattenSum(t, terms, constant);
+  int64_t multiple = 64;
+  for (Value t : terms)
+    multiple = std::min(multiple, knownMultiple(t));
+  return {Value(), constant, 0, multiple, terms};
 }
 
 /// The guaranteed alignment of a kernel buffer argument (`llvm.align`).
@@ -308,11 +333,14 @@ void vectorizeBlock(Block &block) {
         if (modulus)
           index = arith::RemUIOp::create(
               b, loc, base, arith::ConstantIndexOp::create(b, loc, modulus));
+        for (Value t : restOf[std::get<4>(key)])
+          index = index ? arith::AddIOp::create(b, loc, index, t).getResult()
+                        : t;
+        if (!index)
+          index = arith::ConstantIndexOp::create(b, loc, 0);
         if (start)
           index = arith::AddIOp::create(
               b, loc, index, arith::ConstantIndexOp::create(b, loc, start));
-        for (Value t : restOf[std::get<4>(key)])
-          index = arith::AddIOp::create(b, loc, index, t);
         auto vector = vector::LoadOp::create(
             b, loc, VectorType::get({width}, elt), memref, ValueRange{index});
         vector->setAttr("alignment", b.getI64IntegerAttr(width * bytes));

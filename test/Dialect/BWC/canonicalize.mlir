@@ -113,3 +113,18 @@ func.func @move_constants() -> (tensor<3x2xi64>, tensor<2xi64>, tensor<2x2xi64>)
   %b = bwc.broadcast %v : (tensor<2xi64>) -> tensor<2x2xi64>
   return %t, %s, %b : tensor<3x2xi64>, tensor<2xi64>, tensor<2x2xi64>
 }
+
+// -----
+
+// Tests (2026-12-04) that a transpose moving only unit dims (oww_melspec's
+// one-channel signal going channels-last) is a reshape, and that one
+// reordering two non-unit dims stays a transpose.
+// CHECK-LABEL: func.func @unit_dims_transpose
+// CHECK-NEXT: %[[R:.*]] = bwc.reshape %arg0 : (tensor<1x1x16000xf32>) -> tensor<1x16000x1xf32>
+// CHECK-NEXT: %[[T:.*]] = bwc.transpose %arg1 perm = [0, 2, 1, 3] : (tensor<1x2x3x1xf32>) -> tensor<1x3x2x1xf32>
+// CHECK-NEXT: return %[[R]], %[[T]]
+func.func @unit_dims_transpose(%x: tensor<1x1x16000xf32>, %y: tensor<1x2x3x1xf32>) -> (tensor<1x16000x1xf32>, tensor<1x3x2x1xf32>) {
+  %0 = bwc.transpose %x perm = [0, 2, 1] : (tensor<1x1x16000xf32>) -> tensor<1x16000x1xf32>
+  %1 = bwc.transpose %y perm = [0, 2, 1, 3] : (tensor<1x2x3x1xf32>) -> tensor<1x3x2x1xf32>
+  return %0, %1 : tensor<1x16000x1xf32>, tensor<1x3x2x1xf32>
+}

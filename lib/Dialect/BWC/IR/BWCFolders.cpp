@@ -1,7 +1,8 @@
 //===- BWCFolders.cpp - Folders of bwc ops --------------------------------===//
 //
-// Trivial folds (identity reshape/transpose/cast...) and constant folding of
-// small tensors. The ONNX importer builds ops with createOrFold, so these
+// Trivial folds (identity reshape/transpose/cast...), constant folding of
+// small tensors, and the canonicalizations that build a different op (a
+// transpose of unit dims as a reshape). The ONNX importer builds ops with createOrFold, so these
 // folders are also what turns exporters' shape arithmetic
 // (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) into constants.
 //
@@ -11,6 +12,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/APFloat.h"
 #include <cmath>
 
@@ -361,6 +363,39 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
       lin += idx[d] * strides[perm[d]];
     return lin;
   });
+}
+
+namespace {
+
+/// A transpose whose permutation keeps the non-unit dims in order moves no
+/// element: the same row-major order, a reshape, which the buffer planner
+/// makes a view instead of a kernel. (bwc-select-layout's NCW -> NWC
+/// conversion of oww_melspec's one-channel signal was a 0.4-efficient
+/// copy kernel.)
+struct TransposeOfUnitDimsIsReshape : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> in =
+        cast<RankedTensorType>(op.getInput().getType()).getShape();
+    int64_t last = -1;
+    for (int64_t p : op.getPerm()) {
+      if (in[p] == 1)
+        continue;
+      if (p < last)
+        return failure();
+      last = p;
+    }
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
+    return success();
+  }
+};
+
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<TransposeOfUnitDimsIsReshape>(context);
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {

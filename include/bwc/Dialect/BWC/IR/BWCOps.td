@@ -329,6 +329,8 @@ def BWC_TransposeOp : BWC_Op<"transpose", [
                        "functional-type(operands, results)";
   let hasVerifier = 1;
   let hasFolder = 1;
+  // A transpose that only moves unit dims is a reshape.
+  let hasCanonicalizer = 1;
 }
 
 def BWC_ReshapeOp : BWC_Op<"reshape", [
