@@ -55,17 +55,6 @@ int64_t knownMultiple(Value v, int depth = 0) {
   return 1;
 }
 
-/// index = base + offset with a constant offset.
-std::pair<Value, int64_t> splitOffset(Value index) {
-  if (auto add = index.getDefiningOp<arith::AddIOp>()) {
-    if (auto c = getConstantIntValue(add.getRhs()))
-      return {add.getLhs(), *c};
-    if (auto c = getConstantIntValue(add.getLhs()))
-      return {add.getRhs(), *c};
-  }
-  return {index, 0};
-}
-
 /// One term of a relinearized index: ((x div d) mod n) * d, n = 0 for no
 /// modulo.
 struct RadixTerm {
@@ -177,19 +166,19 @@ Relinearized relinearize(Value v) {
   return {v, 0, {}};
 }
 
-/// How a load's index is formed: base + offset (+ rest), or (since
-/// 2026-12-04) (base + offset) mod `modulus` (+ rest): a broadcast operand,
-/// a bias read at the column of a group of consecutive outputs, `e mod
-/// cols`. The latter is (base mod modulus) + offset when base and modulus
-/// are multiples of a power of two above the offset, recorded in
-/// `multiple`; `rest` (terms added to either, multiples of `multiple`)
-/// joins the key of the group.
+/// How a load's index is formed: sum(inner) + offset (+ sum(outer)), or
+/// (since 2026-12-04) (sum(inner) + offset) mod `modulus` + sum(outer): a
+/// broadcast operand, a bias read at the column of a group of consecutive
+/// outputs, `e mod cols`. The latter is (sum(inner) mod modulus) + offset
+/// when the terms and the modulus are multiples of a power of two above
+/// the offset, recorded in `multiple`. Loads whose forms differ only in
+/// the offset read consecutive elements.
 struct IndexForm {
-  Value base;
+  SmallVector<Value> inner;
   int64_t offset = 0;
   int64_t modulus = 0;  ///< 0: no modulo
-  int64_t multiple = 1; ///< base (and modulus, and rest) are multiples of it
-  SmallVector<Value> rest;
+  int64_t multiple = 1; ///< every term (and the modulus) is a multiple of it
+  SmallVector<Value> outer;
 };
 
 /// `v` as a sum of non-constant terms (appended to `terms`) and a
@@ -208,35 +197,34 @@ void flattenSum(Value v, SmallVector<Value> &terms, int64_t &constant,
   terms.push_back(v);
 }
 
+/// The largest power of two (at most 64) every term is a multiple of.
+int64_t termsMultiple(ArrayRef<Value> terms) {
+  int64_t multiple = 64;
+  for (Value t : terms)
+    multiple = std::min(multiple, knownMultiple(t));
+  return multiple;
+}
+
 IndexForm indexForm(Value index) {
   Relinearized r = relinearize(index);
-  int64_t restMultiple = 64;
+  SmallVector<Value> inner, outer;
+  int64_t constant = 0, outerConstant = 0;
+  flattenSum(r.x, inner, constant);
   for (Value t : r.rest)
-    restMultiple = std::min(restMultiple, knownMultiple(t));
+    flattenSum(t, outer, outerConstant);
   if (r.modulus > 0) {
-    Value x = r.x;
-    if (Relinearized inner = relinearize(x);
-        inner.modulus == 0 && inner.rest.empty())
-      x = inner.x;
-    auto [base, offset] = splitOffset(x);
-    int64_t multiple = std::min({knownMultiple(base),
-                                 powerOfTwoFactor(r.modulus), restMultiple});
-    if (offset >= 0 && offset < multiple)
-      return {base, offset, r.modulus, multiple, r.rest};
-    return {index, 0, 0, knownMultiple(index), {}};
+    int64_t multiple =
+        std::min({termsMultiple(inner), termsMultiple(outer),
+                  powerOfTwoFactor(r.modulus)});
+    if (constant >= 0 && constant < multiple && outerConstant == 0)
+      return {inner, constant, r.modulus, multiple, outer};
+    return {{index}, 0, 0, knownMultiple(index), {}};
   }
   // A plain sum: its terms (as a set, the key) and its constant (the
   // offset), however the additions nest: a row reduction's second element
   // is ((2t + 1) + row) + slab where the first is ((2t + 0) + row) + slab.
-  SmallVector<Value> terms;
-  int64_t constant = 0;
-  flattenSum(r.x, terms, constant);
-  for (Value t : r.rest)
-    flattenSum(t, terms, constant);
-  int64_t multiple = 64;
-  for (Value t : terms)
-    multiple = std::min(multiple, knownMultiple(t));
-  return {Value(), constant, 0, multiple, terms};
+  inner.append(outer);
+  return {inner, constant + outerConstant, 0, termsMultiple(inner), {}};
 }
 
 /// The guaranteed alignment of a kernel buffer argument (`llvm.align`).
@@ -261,13 +249,23 @@ void vectorizeBlock(Block &block) {
   // Loads are grouped by buffer, base index and the stretch between two
   // ops that may write memory (a store, a barrier, a region): a group's
   // loads read one snapshot, so one vector load may replace them.
-  using Key = std::tuple<Value, Value, int64_t, int, unsigned>;
+  // (buffer, inner terms, modulus, stretch, outer terms)
+  using Key = std::tuple<Value, unsigned, int64_t, int, unsigned>;
   llvm::MapVector<Key, SmallVector<Candidate>> groups;
   DenseMap<Key, int64_t> multiples;
-  // The rest terms of each group, interned (sorted: a sum's order is not
-  // its meaning).
-  std::map<SmallVector<void *>, unsigned> restIds;
-  SmallVector<SmallVector<Value>> restOf;
+  // Term lists, interned (sorted: a sum's order is not its meaning).
+  std::map<SmallVector<void *>, unsigned> termIds;
+  SmallVector<SmallVector<Value>> termsOf;
+  auto intern = [&](ArrayRef<Value> terms) {
+    SmallVector<void *> key;
+    for (Value t : terms)
+      key.push_back(t.getAsOpaquePointer());
+    llvm::sort(key);
+    auto [it, added] = termIds.try_emplace(key, termsOf.size());
+    if (added)
+      termsOf.push_back(SmallVector<Value>(terms));
+    return it->second;
+  };
   int stretch = 0;
   for (Operation &op : block) {
     if (auto load = dyn_cast<memref::LoadOp>(&op)) {
@@ -278,14 +276,8 @@ void vectorizeBlock(Block &block) {
           type.getLayout().isIdentity() && bits >= 8 && bits <= 64 &&
           llvm::isPowerOf2_32(bits)) {
         IndexForm f = indexForm(load.getIndices()[0]);
-        SmallVector<void *> restKey;
-        for (Value t : f.rest)
-          restKey.push_back(t.getAsOpaquePointer());
-        llvm::sort(restKey);
-        auto [rest, added] = restIds.try_emplace(restKey, restOf.size());
-        if (added)
-          restOf.push_back(f.rest);
-        Key key{load.getMemRef(), f.base, f.modulus, stretch, rest->second};
+        Key key{load.getMemRef(), intern(f.inner), f.modulus, stretch,
+                intern(f.outer)};
         groups[key].push_back({load, f.offset});
         auto [it, inserted] = multiples.try_emplace(key, f.multiple);
         if (!inserted)
@@ -297,7 +289,7 @@ void vectorizeBlock(Block &block) {
       ++stretch;
   }
   for (auto &[key, loads] : groups) {
-    Value memref = std::get<0>(key), base = std::get<1>(key);
+    Value memref = std::get<0>(key);
     int64_t modulus = std::get<2>(key);
     Type elt = cast<MemRefType>(memref.getType()).getElementType();
     int64_t bytes = elt.getIntOrFloatBitWidth() / 8;
@@ -329,15 +321,18 @@ void vectorizeBlock(Block &block) {
         // (base mod modulus) + start ... + width - 1 within one period.
         if (modulus && start + width > baseMultiple)
           continue;
-        Value index = base;
-        if (modulus)
-          index = arith::RemUIOp::create(
-              b, loc, base, arith::ConstantIndexOp::create(b, loc, modulus));
-        for (Value t : restOf[std::get<4>(key)])
-          index = index ? arith::AddIOp::create(b, loc, index, t).getResult()
-                        : t;
+        auto sum = [&](Value acc, ArrayRef<Value> terms) {
+          for (Value t : terms)
+            acc = acc ? arith::AddIOp::create(b, loc, acc, t).getResult() : t;
+          return acc;
+        };
+        Value index = sum(Value(), termsOf[std::get<1>(key)]);
         if (!index)
           index = arith::ConstantIndexOp::create(b, loc, 0);
+        if (modulus)
+          index = arith::RemUIOp::create(
+              b, loc, index, arith::ConstantIndexOp::create(b, loc, modulus));
+        index = sum(index, termsOf[std::get<4>(key)]);
         if (start)
           index = arith::AddIOp::create(
               b, loc, index, arith::ConstantIndexOp::create(b, loc, start));

@@ -96,8 +96,9 @@
 // Tests that a LayerNorm (row 200: 64 threads per row, 4 rows per block)
 // reads its row once (vector 4: one 16-byte load per thread, guarded as a
 // group), the second reduction and the epilogue from registers, gamma
-// separately (4 more loads in the epilogue), and stores 4 consecutive
-// outputs with one st.global.v4.
+// separately (one more 16-byte load in the epilogue: its 4 elements at
+// (row * 200 + 4t + j) mod 200, merged since 2026-12-04; 4 scalar loads
+// before), and stores 4 consecutive outputs with one st.global.v4.
 // GPU-LABEL: gpu.func @main_k3_fusion_reduction_bwc
 // GPU-SAME: workgroup
 // GPU-SAME: cache_row = 1
@@ -105,7 +106,8 @@
 // PTX-LABEL: .visible .entry main_k3_fusion_reduction_bwc(
 // PTX: ld.global.v4.b32
 // PTX: bar.sync
-// PTX-COUNT-4: ld.global.b32
+// PTX-NOT: ld.global.b32
+// PTX: ld.global.v4.b32
 // PTX-NOT: ld.global
 // PTX: st.global.v4.b32
 
