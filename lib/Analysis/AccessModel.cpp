@@ -78,6 +78,20 @@ SmallVector<int64_t> samples(int64_t n) {
   return s;
 }
 
+/// `count` of `n` items evenly spaced from the first to the last
+/// (deduplicated): the sample warps of the one-dimensional mappings, where
+/// a warp's alignment to a row (48 channels: every third warp straddles
+/// two pixels) changes its requests and three samples may all miss it.
+SmallVector<int64_t> spreadSamples(int64_t n, int64_t count) {
+  SmallVector<int64_t> s = {0};
+  for (int64_t i = 1; i < count; ++i) {
+    int64_t x = (n - 1) * i / (count - 1);
+    if (x > s.back())
+      s.push_back(x);
+  }
+  return s;
+}
+
 /// Per-buffer sector counts over the sample warps of one phase.
 struct Counts {
   std::vector<SectorCount> args, results;
@@ -239,7 +253,7 @@ void Model::elementwise(int64_t vector, int64_t threads) {
     maxElements = std::max(maxElements, numel(t));
   int64_t active = std::min(ceilDiv(maxElements, vector), threads);
   int64_t warps = std::max<int64_t>(1, active / kWarpLanes);
-  for (int64_t w : samples(warps)) {
+  for (int64_t w : spreadSamples(warps, 7)) {
     for (int64_t l = 0; l < kWarpLanes; ++l) {
       int64_t g = w * kWarpLanes + l;
       if (g >= active)

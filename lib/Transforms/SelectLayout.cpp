@@ -185,8 +185,10 @@ struct Prices {
   }
 
   /// The cheapest labeling: an exact minimum s-t cut (source side =
-  /// channels-first). A tie keeps channels-first.
-  DenseMap<Operation *, bool> cheapest() const {
+  /// channels-first). A tie keeps channels-first. `bias` scales every
+  /// op's channels-last price (1: the prices as they are; below 1, a
+  /// labeling that leans channels-last, for the fused check to judge).
+  DenseMap<Operation *, bool> cheapest(double bias = 1) const {
     MinCut g;
     DenseMap<Operation *, int> node;
     auto nodeOf = [&](Operation *op) {
@@ -199,7 +201,7 @@ struct Prices {
     };
     for (const OpCost &c : ops) {
       g.addEdge(nodeOf(c.op), g.sink(), c.nchw); // paid on the source side
-      g.addEdge(g.source(), nodeOf(c.op), c.nhwc);
+      g.addEdge(g.source(), nodeOf(c.op), c.nhwc * bias);
     }
     for (const Conversion &c : conversions) {
       int p = nodeOf(c.producer);
@@ -233,6 +235,15 @@ struct SelectLayoutPass
   /// The DRAM bytes the kernel `fn` (one op, in a scratch module) fetches
   /// under the configuration bwc-configure-kernels and bwc-tile give it.
   FailureOr<double> kernelFetchedBytes(ModuleOp scratch, func::FuncOp fn) {
+    // Priced once per distinct kernel: a network repeats its shapes, and
+    // each labeling the fused check tries prices the same anchors again.
+    std::string key;
+    {
+      llvm::raw_string_ostream os(key);
+      fn->print(os, OpPrintingFlags().elideLargeElementsAttrs(16));
+    }
+    if (auto it = priced.find(key); it != priced.end())
+      return it->second;
     fn->setAttr("bwc.kernel", UnitAttr::get(fn.getContext()));
     PassManager pm(fn.getContext());
     std::string sm = std::to_string(static_cast<int64_t>(smCount));
@@ -245,6 +256,7 @@ struct SelectLayoutPass
         fn, fn->getAttrOfType<DictionaryAttr>("bwc.config"));
     if (failed(k))
       return failure();
+    priced[key] = k->fetchedBytes;
     return k->fetchedBytes;
   }
 
@@ -541,7 +553,7 @@ struct SelectLayoutPass
       }
       DenseMap<Operation *, bool> nhwc;
       if (mode == "auto" && !keepChannelsFirst)
-        nhwc = prices->cheapest();
+        nhwc = prices->cheapest(nhwcBias);
       for (Operation *op : chain.ops)
         if (mode != "auto")
           nhwc[op] = mode == "nhwc";
@@ -614,37 +626,69 @@ struct SelectLayoutPass
     OwningOpRef<ModuleOp> before;
     if (mode == "auto")
       before = module.clone();
-    auto run = [&] {
+    auto run = [&](ModuleOp m) {
       int64_t chainId = 0;
       bool converted = false;
-      for (auto fn : module.getOps<func::FuncOp>())
+      for (auto fn : m.getOps<func::FuncOp>())
         if (!fn.isExternal())
           converted |= runOnFunction(fn, chainId);
       return converted;
     };
-    if (!run() || mode != "auto" || pricingFailed ||
+    if (!run(module) || mode != "auto" || pricingFailed ||
         !module.lookupSymbol<func::FuncOp>("main"))
       return;
     // The per-op prices see each conv alone; the layout changes they place
-    // may fuse into neighbouring kernels less well than priced. Keep the
-    // labeling only if the fused program (a module with a `main` program,
-    // as bwc-compile's) fetches fewer bytes than the channels-first one.
+    // may fuse into neighbouring kernels less well than priced. So the
+    // fused program (a module with a `main` program, as bwc-compile's)
+    // judges: the cheapest labeling, labelings leaning channels-last
+    // (every op's channels-last price scaled by 0.8 and 0.6 in the cut:
+    // ppocr_det's head convs alone cost more channels-last than first, yet
+    // the fused program is cheapest with them channels-last, between
+    // channels-last neighbours), and channels-first. The fewest fetched
+    // bytes win; a tie keeps the earlier (channels-first last).
     FailureOr<double> nchw = fusedFetchedBytes(*before);
     FailureOr<double> chosen = fusedFetchedBytes(module);
     if (failed(nchw) || failed(chosen))
       return signalPassFailure();
+    double bias = 1;
+    OwningOpRef<ModuleOp> best;
+    for (double leaning : {0.8, 0.6}) {
+      OwningOpRef<ModuleOp> candidate(cast<ModuleOp>(before->clone()));
+      nhwcBias = leaning;
+      bool converted = run(*candidate);
+      nhwcBias = 1;
+      if (pricingFailed)
+        return signalPassFailure();
+      if (!converted)
+        continue;
+      FailureOr<double> bytes = fusedFetchedBytes(*candidate);
+      if (failed(bytes))
+        return signalPassFailure();
+      if (*bytes < *chosen) {
+        chosen = bytes;
+        best = std::move(candidate);
+        bias = leaning;
+      }
+    }
     Builder b(&getContext());
     DictionaryAttr check = b.getDictionaryAttr(
         {b.getNamedAttr("nchw_fetched_bytes", b.getI64IntegerAttr(*nchw)),
-         b.getNamedAttr("chosen_fetched_bytes", b.getI64IntegerAttr(*chosen))});
+         b.getNamedAttr("chosen_fetched_bytes", b.getI64IntegerAttr(*chosen)),
+         b.getNamedAttr("nhwc_bias", b.getF64FloatAttr(bias))});
     if (*chosen >= *nchw) {
       module.getBodyRegion().takeBody(before->getBodyRegion());
       keepChannelsFirst = true;
-      run();
+      run(module);
+    } else if (best) {
+      module.getBodyRegion().takeBody(best->getBodyRegion());
     }
     module->setAttr("bwc.layout_check", check);
   }
 
+  /// The scale of channels-last prices in the cut (see runOnOperation).
+  double nhwcBias = 1;
+  /// Fetched bytes of the scratch kernels priced so far, by their text.
+  llvm::StringMap<double> priced;
   /// Set when the fused program rejected the cheapest labeling.
   bool keepChannelsFirst = false;
   bool pricingFailed = false;

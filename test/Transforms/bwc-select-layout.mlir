@@ -13,7 +13,7 @@
 // fetched, bwc.layout_check). Constant filters are stored
 // [K..., C, F] at compile time, the per-channel bias [64, 1, 1] becomes
 // [1, 1, 1, 64]; the chain's inside has no transpose.
-// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3657398 : i64, nchw_fetched_bytes = 4392685 : i64}}
+// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3657398 : i64, nchw_fetched_bytes = 4392685 : i64, nhwc_bias = 1.000000e+00 : f64}}
 // CHECK-NEXT: func.func @main
 // CHECK-NEXT: %[[X:.*]] = bwc.transpose %arg0 perm = [0, 2, 3, 1] : (tensor<1x16x64x64xf32>) -> tensor<1x64x64x16xf32>
 // CHECK-NEXT: %[[W0:.*]] = bwc.constant dense<5.000000e-01> : tensor<1x1x16x64xf32>
@@ -61,7 +61,7 @@ func.func @main(%x: tensor<1x16x64x64xf32>) -> tensor<1x16x16x16xf32> {
 // Moving that conv too would convert its 128 KiB output instead of the
 // 16 KiB tensor before it, so the layout changes back at the smallest
 // tensor (3784704 priced, 3784704 fetched once fused, against 4538368).
-// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3812790 : i64, nchw_fetched_bytes = 4548077 : i64}}
+// CHECK-LABEL: module attributes {bwc.layout_check = {chosen_fetched_bytes = 3812790 : i64, nchw_fetched_bytes = 4548077 : i64, nhwc_bias = 1.000000e+00 : f64}}
 // CHECK-NEXT: func.func @main
 // CHECK: bwc.transpose %arg0 perm = [0, 2, 3, 1]
 // CHECK: bwc.conv {{.*}}bwc.layout = "nhwc", bwc.layout_cost = {chain = 0 : i64, chain_bytes = 3812790 : i64, chain_nchw_bytes = 4548077 : i64
