@@ -78,17 +78,20 @@ SmallVector<int64_t> samples(int64_t n) {
   return s;
 }
 
-/// `count` of `n` items evenly spaced from the first to the last
-/// (deduplicated): the sample warps of the one-dimensional mappings, where
-/// a warp's alignment to a row (48 channels: every third warp straddles
-/// two pixels) changes its requests and three samples may all miss it.
-SmallVector<int64_t> spreadSamples(int64_t n, int64_t count) {
-  SmallVector<int64_t> s = {0};
-  for (int64_t i = 1; i < count; ++i) {
-    int64_t x = (n - 1) * i / (count - 1);
-    if (x > s.back())
-      s.push_back(x);
-  }
+/// The sample warps of the one-dimensional mappings: 6 consecutive warps
+/// from the first, 6 from the middle and the last one (deduplicated, in
+/// order). A warp's alignment to a row changes its requests with a short
+/// period (oww_embedding's 48-channel pixels: every third warp straddles
+/// two), which 6 consecutive warps cover whole for periods 1, 2, 3 and 6;
+/// evenly spaced samples can all fall on one residue (3 or 7 of them did).
+SmallVector<int64_t> runSamples(int64_t n) {
+  SmallVector<int64_t> s;
+  for (int64_t start : {int64_t(0), (n - 1) / 2})
+    for (int64_t x = start; x < std::min(n, start + 6); ++x)
+      if (s.empty() || x > s.back())
+        s.push_back(x);
+  if (s.back() < n - 1)
+    s.push_back(n - 1);
   return s;
 }
 
@@ -252,8 +255,10 @@ void Model::elementwise(int64_t vector, int64_t threads) {
   for (Type t : kernel.getResultTypes())
     maxElements = std::max(maxElements, numel(t));
   int64_t active = std::min(ceilDiv(maxElements, vector), threads);
-  int64_t warps = std::max<int64_t>(1, active / kWarpLanes);
-  for (int64_t w : spreadSamples(warps, 7)) {
+  // Every warp that has work, the last partial one too (the counters
+  // count it).
+  int64_t warps = std::max<int64_t>(1, ceilDiv(active, kWarpLanes));
+  for (int64_t w : runSamples(warps)) {
     for (int64_t l = 0; l < kWarpLanes; ++l) {
       int64_t g = w * kWarpLanes + l;
       if (g >= active)
@@ -273,15 +278,39 @@ void Model::elementwise(int64_t vector, int64_t threads) {
 /// Threads of a block split into rows_per_block rows of threads_per_row
 /// threads, each striding over its row in groups of `vector` consecutive
 /// positions (group g of thread t: (g x threads_per_row + t) x vector, as
-/// RowReductionKernel.cpp); the reductions are bound in the epilogue;
-/// per-row results are written by the row's first thread.
+/// RowReductionKernel.cpp); the reductions are bound in the epilogue.
+/// Results as the kernel stores them: a row-shaped one that keeps its
+/// source's order (with `cache_row`) in the same vector groups; any other
+/// whole-row result (relaid by a transpose, or not cached) one position
+/// per thread and step (t + j x threads_per_row), at the index its chain
+/// moves the position to; per-row results by the row's first thread.
 void Model::rowReduction(int64_t block) {
   int64_t row = get("row", 1), rows = get("rows", 1);
   int64_t perBlock = std::max<int64_t>(1, get("rows_per_block", 1));
   int64_t perRow = std::max<int64_t>(1, get("threads_per_row", block / perBlock));
   int64_t vector = std::max<int64_t>(1, get("vector", 1));
+  bool cacheRow = get("cache_row", 0) != 0;
   for (Operation *r : reduces)
     tracer.bound.insert(r);
+  ArrayRef<int64_t> inShape =
+      reduces.empty() ? ArrayRef<int64_t>()
+                      : shapeOf(reduces.front()->getOperand(0).getType());
+  enum class Store { grouped, strided, perRow };
+  SmallVector<Store> stores;
+  SmallVector<SmallVector<Operation *>> chains;
+  for (unsigned k = 0; k < kernel.getNumResults(); ++k) {
+    // A relaid result (relayoutChain) lands where its chain maps the
+    // source's element, as the CUDA driver stores it.
+    chains.push_back(relayoutChain(ret->getOperand(k)));
+    bool moves = llvm::any_of(
+        chains.back(), [](Operation *op) { return !keepsLinearOrder(op); });
+    int64_t n = numel(kernel.getResultTypes()[k]);
+    stores.push_back(n != rows * row || n == rows ? Store::perRow
+                     : !moves && cacheRow &&
+                             shapeOf(kernel.getResultTypes()[k]) == inShape
+                         ? Store::grouped
+                         : Store::strided);
+  }
   int64_t blocks = ceilDiv(rows, perBlock), warps = ceilDiv(block, kWarpLanes);
   SmallVector<int64_t> bs = samples(blocks), ws = samples(warps);
   for (auto [i, b] : llvm::enumerate(bs)) {
@@ -304,19 +333,32 @@ void Model::rowReduction(int64_t block) {
             Value in = red->getOperand(0);
             read(in, delinearize(r * row + p, shapeOf(in.getType())));
           }
-          for (unsigned k = 0; k < kernel.getNumResults(); ++k) {
-            // A relaid result (relayoutChain) lands where its chain maps
-            // the source's element, as the CUDA driver stores it.
-            SmallVector<Operation *> chain = relayoutChain(ret->getOperand(k));
-            int64_t n = numel(kernel.getResultTypes()[k]);
-            if (n == rows * row && n != rows) {
-              write(k, relaidIndex(chain, r * row + p));
-            } else if (t % perRow == 0 && j == 0 && sub == 0) {
-              stepWeight = 1;
-              write(k, relaidIndex(chain, r));
-              stepWeight = double(groups) / double(traced);
-            }
+          for (unsigned k = 0; k < kernel.getNumResults(); ++k)
+            if (stores[k] == Store::grouped)
+              write(k, relaidIndex(chains[k], r * row + p));
+        }
+      }
+      sub = 0;
+      int64_t strides = ceilDiv(row, perRow),
+              tracedStrides = std::min<int64_t>(strides, 4);
+      for (unsigned k = 0; k < kernel.getNumResults(); ++k) {
+        if (stores[k] == Store::perRow) {
+          if (t % perRow == 0) {
+            step = 0;
+            stepWeight = 1;
+            write(k, relaidIndex(chains[k], r));
           }
+          continue;
+        }
+        if (stores[k] != Store::strided)
+          continue;
+        for (int64_t j = 0; j < tracedStrides; ++j) {
+          int64_t p = t % perRow + j * perRow;
+          if (p >= row)
+            break;
+          step = 1000 * (k + 1) + j;
+          stepWeight = double(strides) / double(tracedStrides);
+          write(k, relaidIndex(chains[k], r * row + p));
         }
       }
     }

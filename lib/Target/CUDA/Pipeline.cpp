@@ -41,7 +41,6 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -419,12 +418,7 @@ LogicalResult mlir::bwc::emitCudaCode(ModuleOp module,
       failed(replaceGpuModule(module, artifact, options.gpuModuleFile)))
     return failure();
   {
-    // CSE first: the elemental emitter computes each element's index on
-    // its own, so the loads of one vector group (a row reduction's 2t and
-    // 2t + 1) only share their index terms once common subexpressions are
-    // one value.
     PassManager vectorize(&ctx);
-    vectorize.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
     vectorize.addPass(createVectorizeGpuLoadsPass());
     if (failed(vectorize.run(module)))
       return failure();

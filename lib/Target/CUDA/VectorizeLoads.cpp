@@ -15,7 +15,10 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -353,9 +356,86 @@ void vectorizeBlock(Block &block) {
   }
 }
 
+/// An upper bound of the unsigned value `v` (inclusive), where one is
+/// evident: a constant, x mod C (C - 1), min(x, C).
+std::optional<uint64_t> upperBound(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c >= 0 ? std::optional<uint64_t>(*c) : std::nullopt;
+  if (auto rem = v.getDefiningOp<arith::RemUIOp>())
+    if (std::optional<int64_t> c = getConstantIntValue(rem.getRhs()); c && *c > 0)
+      return uint64_t(*c - 1);
+  if (auto min = v.getDefiningOp<arith::MinUIOp>())
+    for (Value o : {min.getLhs(), min.getRhs()})
+      if (std::optional<int64_t> c = getConstantIntValue(o); c && *c >= 0)
+        return uint64_t(*c);
+  return std::nullopt;
+}
+
+/// (a + b * C) mod C = a and (a + b * C) div C = b when a < C, and
+/// a mod C = a (unsigned): the elemental emitter's delinearization of an
+/// index it has just linearized through a reshape (a row reduction over a
+/// transposed operand reads x[(r + 40 p) mod 40 * 120 + ((r + 40 p) div
+/// 40) mod 120] with p = e mod 120, which is x[r * 120 + p]). Returns
+/// whether anything changed.
+bool simplifyDelinearization(gpu::GPUFuncOp func) {
+  bool changed = false;
+  func.walk([&](Operation *op) {
+    if (!isa<arith::RemUIOp, arith::DivUIOp>(op))
+      return;
+    std::optional<int64_t> c = getConstantIntValue(op->getOperand(1));
+    if (!c || *c <= 0)
+      return;
+    if (std::optional<uint64_t> bound = upperBound(op->getOperand(0));
+        isa<arith::RemUIOp>(op) && bound && *bound < uint64_t(*c)) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      changed = true;
+      return;
+    }
+    auto add = op->getOperand(0).getDefiningOp<arith::AddIOp>();
+    if (!add)
+      return;
+    for (auto [a, m] : {std::pair(add.getLhs(), add.getRhs()),
+                        std::pair(add.getRhs(), add.getLhs())}) {
+      auto mul = m.getDefiningOp<arith::MulIOp>();
+      std::optional<uint64_t> bound = upperBound(a);
+      if (!mul || !bound || *bound >= uint64_t(*c))
+        continue;
+      for (auto [b, k] : {std::pair(mul.getLhs(), mul.getRhs()),
+                          std::pair(mul.getRhs(), mul.getLhs())}) {
+        if (getConstantIntValue(k) != c)
+          continue;
+        op->getResult(0).replaceAllUsesWith(isa<arith::RemUIOp>(op) ? a : b);
+        changed = true;
+        return;
+      }
+    }
+  });
+  return changed;
+}
+
 struct VectorizeGpuLoadsPass
     : mlir::bwc::impl::VectorizeGpuLoadsPassBase<VectorizeGpuLoadsPass> {
   void runOnOperation() override {
+    // Simplify, then CSE: the elemental emitter computes each element's
+    // index on its own, so the loads of one vector group (a row
+    // reduction's 2t and 2t + 1) only share their index terms once common
+    // subexpressions are one value.
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      if (!simplifyDelinearization(func))
+        return;
+      // The replaced index arithmetic, now unused (warp_instructions
+      // counts what is left).
+      SmallVector<Operation *> ops;
+      func.walk([&](Operation *op) { ops.push_back(op); });
+      for (Operation *op : llvm::reverse(ops))
+        if (op->getNumRegions() == 0 && isOpTriviallyDead(op))
+          op->erase();
+    });
+    IRRewriter rewriter(&getContext());
+    DominanceInfo dominance;
+    getOperation().walk([&](gpu::GPUModuleOp m) {
+      eliminateCommonSubExpressions(rewriter, dominance, m);
+    });
     SmallVector<Block *> blocks;
     getOperation().walk([&](gpu::GPUFuncOp func) {
       func.walk([&](Block *block) { blocks.push_back(block); });

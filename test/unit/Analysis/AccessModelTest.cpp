@@ -68,9 +68,9 @@ TEST_F(AccessModelTest, ContiguousF32LoopIsFullyCoalesced) {
                                "{emitter = \"loop\", block = 256, grid = 256, "
                                "vector = 4}");
   ASSERT_EQ(c.accesses.size(), 2u);
-  // 32 lanes x 4 f32 = 512 bytes = 16 sectors per warp, 7 warps evenly
-  // spaced over the launch's 2048.
-  EXPECT_EQ(c.accesses[0].sampled.sectors, 7 * 16);
+  // 32 lanes x 4 f32 = 512 bytes = 16 sectors per warp; 13 of the
+  // launch's 2048 warps sampled (0-5, 1023-1028, 2047).
+  EXPECT_EQ(c.accesses[0].sampled.sectors, 13 * 16);
   EXPECT_DOUBLE_EQ(c.accesses[0].efficiency(), 1.0);
   EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
   EXPECT_DOUBLE_EQ(c.efficiency(), 1.0);
@@ -179,10 +179,10 @@ TEST_F(AccessModelTest, F16Vector8) {
     })",
                                "{emitter = \"loop\", block = 256, grid = 2, "
                                "vector = 8}");
-  // 32 lanes x 8 f16 = 512 bytes = 16 sectors; 512 groups = 16 warps, 7
-  // of them sampled (0, 2, 5, 7, 10, 12, 15).
-  EXPECT_EQ(c.accesses[0].sampled.usefulBytes, 7 * 512);
-  EXPECT_EQ(c.accesses[0].sampled.sectors, 7 * 16);
+  // 32 lanes x 8 f16 = 512 bytes = 16 sectors; 512 groups = 16 warps, 13
+  // of them sampled (0-5, 7-12, 15).
+  EXPECT_EQ(c.accesses[0].sampled.usefulBytes, 13 * 512);
+  EXPECT_EQ(c.accesses[0].sampled.sectors, 13 * 16);
   EXPECT_DOUBLE_EQ(c.efficiency(), 1.0);
 }
 

@@ -22,6 +22,16 @@ def VectorizeGpuLoadsPass : Pass<"bwc-vectorize-gpu-loads", "::mlir::ModuleOp"> 
     `ld.global.v4` (its load/store vectorizer); doing it in the gpu.module
     makes cuda-sim, which starts from the NVVM-level IR, issue and count
     the accesses as the GPU does.
+
+    Since 2026-12-04 the index is read as the elemental emitter builds it:
+    first (a + b * C) mod C = a and (a + b * C) div C = b where a < C is
+    evident (a constant, x mod C', min(x, C')), then CSE of the
+    gpu.module (each element's index is computed on its own); an index is
+    (sum of terms + c) [mod M] + other terms, where ((x div d_i) mod n_i)
+    * d_i with d_0 = 1 and d_(i+1) = d_i n_i are x mod (d_k n_k)
+    (delinearize-then-linearize at any depth), and loads whose term sets
+    agree and whose constants are consecutive merge (a modulo group only
+    within one period).
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::arith::ArithDialect"];

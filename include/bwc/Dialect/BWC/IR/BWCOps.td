@@ -318,6 +318,9 @@ def BWC_TransposeOp : BWC_Op<"transpose", [
   let description = [{
     `result.shape[i] = input.shape[perm[i]]`.
 
+    Canonicalization: a transpose that keeps the non-unit dims in order
+    moves no element and becomes a `bwc.reshape` (a view, no kernel).
+
     Example:
     ```mlir
     %t = bwc.transpose %x perm = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
