@@ -652,6 +652,16 @@ struct SelectLayoutPass
       return signalPassFailure();
     double bias = 1;
     OwningOpRef<ModuleOp> best;
+    // A labeling is evaluated once: the leaning cuts often repeat one.
+    auto labels = [](ModuleOp m) {
+      std::string l;
+      m.walk([&](Operation *op) {
+        if (auto a = op->getAttrOfType<StringAttr>("bwc.layout"))
+          l += a.getValue() == "nhwc" ? '1' : '0';
+      });
+      return l;
+    };
+    SmallVector<std::string> seen = {labels(module)};
     for (double leaning : {0.8, 0.6}) {
       OwningOpRef<ModuleOp> candidate(cast<ModuleOp>(before->clone()));
       nhwcBias = leaning;
@@ -659,8 +669,10 @@ struct SelectLayoutPass
       nhwcBias = 1;
       if (pricingFailed)
         return signalPassFailure();
-      if (!converted)
+      std::string l = labels(*candidate);
+      if (!converted || llvm::is_contained(seen, l))
         continue;
+      seen.push_back(l);
       FailureOr<double> bytes = fusedFetchedBytes(*candidate);
       if (failed(bytes))
         return signalPassFailure();
