@@ -182,6 +182,9 @@ struct IndexForm {
   int64_t modulus = 0;  ///< 0: no modulo
   int64_t multiple = 1; ///< every term (and the modulus) is a multiple of it
   SmallVector<Value> outer;
+  /// Added to sum(inner) inside the modulo (a multiple of `multiple`): a
+  /// row reduction's second group reads (x + 2048 + j) mod 3104.
+  int64_t innerConstant = 0;
 };
 
 /// `v` as a sum of non-constant terms (appended to `terms`) and a
@@ -219,8 +222,9 @@ IndexForm indexForm(Value index) {
     int64_t multiple =
         std::min({termsMultiple(inner), termsMultiple(outer),
                   powerOfTwoFactor(r.modulus)});
-    if (constant >= 0 && constant < multiple && outerConstant == 0)
-      return {inner, constant, r.modulus, multiple, outer};
+    if (constant >= 0 && outerConstant == 0)
+      return {inner,    constant % multiple, r.modulus, multiple,
+              outer,    constant - constant % multiple};
     return {{index}, 0, 0, knownMultiple(index), {}};
   }
   // A plain sum: its terms (as a set, the key) and its constant (the
@@ -252,8 +256,8 @@ void vectorizeBlock(Block &block) {
   // Loads are grouped by buffer, base index and the stretch between two
   // ops that may write memory (a store, a barrier, a region): a group's
   // loads read one snapshot, so one vector load may replace them.
-  // (buffer, inner terms, modulus, stretch, outer terms)
-  using Key = std::tuple<Value, unsigned, int64_t, int, unsigned>;
+  // (buffer, inner terms, modulus, stretch, outer terms, inner constant)
+  using Key = std::tuple<Value, unsigned, int64_t, int, unsigned, int64_t>;
   llvm::MapVector<Key, SmallVector<Candidate>> groups;
   DenseMap<Key, int64_t> multiples;
   // Term lists, interned (sorted: a sum's order is not its meaning).
@@ -280,7 +284,7 @@ void vectorizeBlock(Block &block) {
           llvm::isPowerOf2_32(bits)) {
         IndexForm f = indexForm(load.getIndices()[0]);
         Key key{load.getMemRef(), intern(f.inner), f.modulus, stretch,
-                intern(f.outer)};
+                intern(f.outer), f.innerConstant};
         groups[key].push_back({load, f.offset});
         auto [it, inserted] = multiples.try_emplace(key, f.multiple);
         if (!inserted)
@@ -330,8 +334,11 @@ void vectorizeBlock(Block &block) {
           return acc;
         };
         Value index = sum(Value(), termsOf[std::get<1>(key)]);
-        if (!index)
-          index = arith::ConstantIndexOp::create(b, loc, 0);
+        if (int64_t k = std::get<5>(key); k || !index) {
+          Value c = arith::ConstantIndexOp::create(b, loc, k);
+          index = index ? arith::AddIOp::create(b, loc, index, c).getResult()
+                        : c;
+        }
         if (modulus)
           index = arith::RemUIOp::create(
               b, loc, index, arith::ConstantIndexOp::create(b, loc, modulus));

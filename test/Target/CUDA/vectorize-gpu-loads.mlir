@@ -20,8 +20,10 @@
 // matrix is read at (e mod C) + (e div C) * C, which is e, and the bias at
 // e mod C for 8 consecutive e from a multiple of 8. With rows of 60 (a
 // multiple of 4, not 8) a group of 8 may straddle two rows from its fifth
-// element: the bias's first 4 are one 8-byte load, the other 4 stay
-// scalar (with --tile=none: bwc-configure-kernels' vector 8). With rows of 64, the
+// element: the bias is two 8-byte loads, at e mod 60 and (e + 4) mod 60
+// (e + 4 a multiple of 4 and so is 60: no wrap inside either; the second
+// stayed 4 scalar loads until the constant inside the modulo joined the
+// key, 2026-12-04) (with --tile=none: bwc-configure-kernels' vector 8). With rows of 64, the
 // bias is one 16-byte load at (e mod 64). Also an f32 bias feeding a bf16
 // result: groups of 8 (16 bytes of bf16), the bias as two 16-byte loads
 // at (e mod 64) and (e mod 64) + 4 (again --tile=none).
@@ -47,7 +49,9 @@
 // CHECK-LABEL: gpu.func @main_k3_binary_add_bwc
 // NONE: vector.load %arg0[%{{.*}}] {alignment = 16 : i64} : memref<1920xbf16>, vector<8xbf16>
 // NONE: vector.load %arg1[%{{.*}}] {alignment = 8 : i64} : memref<60xbf16>, vector<4xbf16>
-// NONE-COUNT-4: memref.load %arg1
+// NONE: %[[K4:.*]] = arith.addi %{{.*}}, %c4{{.*}} : index
+// NONE: %[[R4:.*]] = arith.remui %[[K4]], %c60{{.*}} : index
+// NONE-NEXT: vector.load %arg1[%[[R4]]] {alignment = 8 : i64} : memref<60xbf16>, vector<4xbf16>
 // TILED-SAME: vector = 4
 // TILED: vector.load %arg0[%{{.*}}] {alignment = 8 : i64} : memref<1920xbf16>, vector<4xbf16>
 // TILED: vector.load %arg1[%{{.*}}] {alignment = 8 : i64} : memref<60xbf16>, vector<4xbf16>
