@@ -20,14 +20,18 @@ memory has more than W conflict ways (the M2.2 bound is 1.10). With
 (bwc-compile --report-json) and the counters' `sector_efficiency` differ
 by more than 0.05 on a kernel FILE does not list, or when a kernel FILE
 lists (`model kernel reason...` per line, # comments) agrees now: the
-list of known disagreements cannot go stale. With
+list of known disagreements cannot go stale. With --min-efficiency FILE
+(`model minimum` per line) it fails when a model's bytes-weighted sector
+efficiency falls below its minimum: the figures the kernels, the layout
+and tiling decisions reached stay reached. With
 --check the same run also checks the outputs against the model's
 references at relative L2 1e-4 (real-models.txt's extra flags) under every
 sanitizer, and fails on a mismatch: ctest's one cuda-sim run of the
 default fp32 compile (the counted run costs the same either way).
 
 Usage: sim_counters.py BIN_DIR MODELS_DIR [--kernels] [--max-ways W]
-                       [--agreement FILE] [--check] [-- COMPILE_FLAGS...]
+                       [--agreement FILE] [--min-efficiency FILE] [--check]
+                       [-- COMPILE_FLAGS...]
 """
 import json
 import os
@@ -60,6 +64,15 @@ def main():
             line = line.split("#")[0].split()
             if line:
                 known[(line[0], line[1])] = " ".join(line[2:])
+        del args[i:i + 2]
+    floors = None
+    if "--min-efficiency" in args:
+        i = args.index("--min-efficiency")
+        floors = {}
+        for line in open(args[i + 1]):
+            line = line.split("#")[0].split()
+            if line:
+                floors[line[0]] = float(line[1])
         del args[i:i + 2]
     over = []
     if len(args) != 2:
@@ -137,6 +150,11 @@ def main():
                           f" ways {c['shared_conflict_ways']:.2f}"
                           f" B/req {c['bytes_per_request']:.1f}"
                           f" est {k['estimate_us']:.2f} us")
+            eff = p["bytes_weighted_sector_efficiency"]
+            if floors is not None and eff < floors.get(name, 0):
+                over.append(f"{name}: bytes-weighted sector efficiency "
+                            f"{eff:.3f} below its recorded minimum "
+                            f"{floors[name]:.3f}")
             print(f"{name}: bytes-weighted sector efficiency "
                   f"{p['bytes_weighted_sector_efficiency']:.3f}, worst "
                   f"conflict ways {ways:.2f}, bytes/request of contiguous "
@@ -146,7 +164,7 @@ def main():
     for o in over:
         print(f"FAILED: {o}" + (f" (more than {max_ways})"
                                 if o.endswith("ways") else ""))
-    if max_ways is not None or known is not None:
+    if max_ways is not None or known is not None or floors is not None:
         print(f"{len(lines) - len({o.split()[0] for o in over})} passed, "
               f"{len({o.split()[0] for o in over})} failed")
     return 1 if over else 0

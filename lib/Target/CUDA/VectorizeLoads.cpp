@@ -427,17 +427,8 @@ struct VectorizeGpuLoadsPass
     // index on its own, so the loads of one vector group (a row
     // reduction's 2t and 2t + 1) only share their index terms once common
     // subexpressions are one value.
-    getOperation().walk([&](gpu::GPUFuncOp func) {
-      if (!simplifyDelinearization(func))
-        return;
-      // The replaced index arithmetic, now unused (warp_instructions
-      // counts what is left).
-      SmallVector<Operation *> ops;
-      func.walk([&](Operation *op) { ops.push_back(op); });
-      for (Operation *op : llvm::reverse(ops))
-        if (op->getNumRegions() == 0 && isOpTriviallyDead(op))
-          op->erase();
-    });
+    getOperation().walk(
+        [&](gpu::GPUFuncOp func) { simplifyDelinearization(func); });
     IRRewriter rewriter(&getContext());
     DominanceInfo dominance;
     getOperation().walk([&](gpu::GPUModuleOp m) {
@@ -449,6 +440,15 @@ struct VectorizeGpuLoadsPass
     });
     for (Block *block : blocks)
       vectorizeBlock(*block);
+    // The index arithmetic the simplification and the merged loads left
+    // unused (cuda-sim's warp_instructions counts what is left).
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      SmallVector<Operation *> ops;
+      func.walk([&](Operation *op) { ops.push_back(op); });
+      for (Operation *op : llvm::reverse(ops))
+        if (op->getNumRegions() == 0 && isOpTriviallyDead(op))
+          op->erase();
+    });
   }
 };
 
