@@ -56,24 +56,21 @@ def main():
         i = args.index("--max-ways")
         max_ways = float(args[i + 1])
         del args[i:i + 2]
-    known = None
-    if "--agreement" in args:
-        i = args.index("--agreement")
-        known = {}
-        for line in open(args[i + 1]):
-            line = line.split("#")[0].split()
-            if line:
-                known[(line[0], line[1])] = " ".join(line[2:])
+    def listed(flag):
+        """The fields of each line of FILE after `flag` (# comments)."""
+        if flag not in args:
+            return None
+        i = args.index(flag)
+        path = args[i + 1]
         del args[i:i + 2]
-    floors = None
-    if "--min-efficiency" in args:
-        i = args.index("--min-efficiency")
-        floors = {}
-        for line in open(args[i + 1]):
-            line = line.split("#")[0].split()
-            if line:
-                floors[line[0]] = float(line[1])
-        del args[i:i + 2]
+        return [l.split("#")[0].split() for l in open(path)
+                if l.split("#")[0].split()]
+    known = listed("--agreement")
+    if known is not None:
+        known = {(f[0], f[1]): " ".join(f[2:]) for f in known}
+    floors = listed("--min-efficiency")
+    if floors is not None:
+        floors = {f[0]: float(f[1]) for f in floors}
     over = []
     if len(args) != 2:
         sys.exit(__doc__)
