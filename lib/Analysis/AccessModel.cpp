@@ -205,8 +205,8 @@ private:
 /// else one request per element.
 void Model::endWarp(Counts &c) {
   for (auto &[key, q] : requests) {
-    auto [result, buffer, st, site, n] = key;
-    (void)st, (void)site, (void)n;
+    bool result = std::get<0>(key);
+    unsigned buffer = std::get<1>(key);
     Type t = result ? kernel.getResultTypes()[buffer]
                     : kernel.getArgumentTypes()[buffer];
     int64_t bytes = elementBytes(t), subs = 1;
