@@ -330,8 +330,27 @@ void readPayload(Reader &r, Artifact &a) {
 // Semantic validation
 //===----------------------------------------------------------------------===//
 
+/// A name read from the artifact, quoted for a refusal: every refusal is one
+/// printable line, so control and non-ASCII bytes print as \xNN and a name
+/// past 200 bytes is cut with "...".
+std::string quoted(const std::string &name) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out = "'";
+  for (size_t i = 0; i < name.size() && i < 200; ++i) {
+    auto c = static_cast<unsigned char>(name[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out + (name.size() > 200 ? "...'" : "'");
+}
+
 std::string validateDesc(const TensorDesc &d, const std::string &what) {
-  std::string where = what + " '" + d.name + "'";
+  std::string where = what + " " + quoted(d.name);
   if (!isValidDType(static_cast<int32_t>(d.dtype)))
     return where + " has invalid dtype " +
            std::to_string(static_cast<int32_t>(d.dtype));
@@ -365,7 +384,7 @@ std::string validateIO(const Artifact &a, const std::vector<TensorDesc> &descs,
              " but there are " + std::to_string(a.buffers.size());
     const Buffer &b = a.buffers[bufferIds[i]];
     if (b.bytes != descs[i].bytes())
-      return where + " '" + descs[i].name + "' needs " +
+      return where + " " + quoted(descs[i].name) + " needs " +
              std::to_string(descs[i].bytes()) + " bytes but its buffer has " +
              std::to_string(b.bytes);
   }
@@ -426,7 +445,7 @@ constexpr uint64_t kMaxGridX = (uint64_t(1) << 31) - 1, kMaxGridYZ = 65535,
                    kMaxSharedBytes = 227 * 1024;
 
 std::string validateKernel(const Artifact &a, const Kernel &k) {
-  std::string where = "kernel '" + k.name + "'";
+  std::string where = "kernel " + quoted(k.name);
   bool cuda = a.target == "cuda";
   bool anyConfig = k.sharedBytes != 0;
   for (int d = 0; d < 3; ++d)
@@ -487,11 +506,11 @@ std::string validateSim(const Artifact &a) {
            std::to_string(a.kernels.size());
   for (size_t i = 0; i < sim.kernels.size(); ++i) {
     const SimKernel &k = sim.kernels[i];
-    std::string where = "cuda-sim kernel '" + a.kernels[i].name + "'";
+    std::string where = "cuda-sim kernel " + quoted(a.kernels[i].name);
     if (k.name != a.kernels[i].name)
-      return "cuda-sim kernel " + std::to_string(i) + " is '" + k.name +
-             "' but kernel " + std::to_string(i) + " is '" + a.kernels[i].name +
-             "'";
+      return "cuda-sim kernel " + std::to_string(i) + " is " + quoted(k.name) +
+             " but kernel " + std::to_string(i) + " is " +
+             quoted(a.kernels[i].name);
     if (k.sharedBytes > kMaxSharedBytes)
       return where + " has " + std::to_string(k.sharedBytes) +
              " shared bytes (at most " + std::to_string(kMaxSharedBytes) + ")";
@@ -554,7 +573,8 @@ std::string validateSim(const Artifact &a) {
 std::string validateState(const Artifact &a) {
   for (size_t i = 0; i < a.state.size(); ++i) {
     const StateTensor &s = a.state[i];
-    std::string where = "state " + std::to_string(i) + " '" + s.desc.name + "'";
+    std::string where =
+        "state " + std::to_string(i) + " " + quoted(s.desc.name);
     if (std::string e = validateDesc(s.desc, "state"); !e.empty())
       return e;
     if (s.buffer >= a.buffers.size() || s.update >= a.buffers.size())
@@ -578,12 +598,12 @@ std::string validateState(const Artifact &a) {
 
 std::string validate(const Artifact &a) {
   if (a.target != "cpu" && a.target != "cuda")
-    return "unknown artifact target '" + a.target + "'";
+    return "unknown artifact target " + quoted(a.target);
   if (a.target == "cpu" && (!a.cubin.empty() || !a.gpuArch.empty()))
     return "invalid artifact: a cpu artifact carries a cubin or gpu arch";
   if (a.target == "cuda" && a.gpuArch.rfind("sm_", 0) != 0)
-    return "invalid artifact: cuda artifact has gpu arch '" + a.gpuArch +
-           "' (expected sm_NN)";
+    return "invalid artifact: cuda artifact has gpu arch " + quoted(a.gpuArch) +
+           " (expected sm_NN)";
   if (a.arenaBytes > kMaxBytes)
     return "the arena is too large";
   std::string e = validateIO(a, a.inputs, a.inputBuffers, "input");

@@ -444,6 +444,17 @@ TEST(ArtifactTest, InvalidSimSection) {
   a.sim.kernels[0].name = "k9";
   expect(a, "invalid artifact: cuda-sim kernel 0 is 'k9' but kernel 0 is "
             "'k0'");
+  // A name read from the file prints escaped on the refusal's one line
+  // (the artifact fuzzer's finding of 2026-12-05: a newline in a name).
+  a = simSample();
+  a.sim.kernels[0].name = std::string("k\0\n\\", 4);
+  expect(a, "invalid artifact: cuda-sim kernel 0 is 'k\\x00\\x0a\\x5c' but "
+            "kernel 0 is 'k0'");
+  a = simSample();
+  a.sim.kernels[0].name = std::string(300, 'k');
+  expect(a, ("invalid artifact: cuda-sim kernel 0 is '" +
+             std::string(200, 'k') + "...' but kernel 0 is 'k0'")
+                .c_str());
   a = simSample();
   a.sim.kernels[1].shared[1].bytes = 513;
   expect(a, "invalid artifact: cuda-sim kernel 'k1' has a shared array [512, "
