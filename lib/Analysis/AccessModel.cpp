@@ -16,7 +16,10 @@
 #include "bwc/Analysis/IndexTracer.h"
 #include "bwc/Analysis/KernelFit.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -30,8 +33,8 @@ SectorCount mlir::bwc::countSectors(ArrayRef<int64_t> elements,
   e.erase(std::unique(e.begin(), e.end()), e.end());
   SectorCount c;
   c.usefulBytes = double(e.size() * elementBytes);
-  c.idealSectors = double((int64_t(e.size()) * elementBytes + kSectorBytes - 1) /
-                          kSectorBytes);
+  c.idealSectors = double(
+      (int64_t(e.size()) * elementBytes + kSectorBytes - 1) / kSectorBytes);
   int64_t last = -1;
   for (int64_t x : e) {
     // An element never straddles sectors (sizes divide 32, buffers are
@@ -59,7 +62,8 @@ namespace {
 
 int64_t elementBytes(Type t) {
   Type e = cast<ShapedType>(t).getElementType();
-  return e.isInteger(1) ? 1 : std::max<int64_t>(1, e.getIntOrFloatBitWidth() / 8);
+  return e.isInteger(1) ? 1
+                        : std::max<int64_t>(1, e.getIntOrFloatBitWidth() / 8);
 }
 
 ArrayRef<int64_t> shapeOf(Type t) { return cast<ShapedType>(t).getShape(); }
@@ -78,15 +82,24 @@ SmallVector<int64_t> samples(int64_t n) {
   return s;
 }
 
-/// The sample warps of the one-dimensional mappings: 6 consecutive warps
-/// from the first, 6 from the middle and the last one (deduplicated, in
-/// order). A warp's alignment to a row changes its requests with a short
-/// period (oww_embedding's 48-channel pixels: every third warp straddles
-/// two), which 6 consecutive warps cover whole for periods 1, 2, 3 and 6;
-/// evenly spaced samples can all fall on one residue (3 or 7 of them did).
+/// The sample warps of the one-dimensional mappings: runs of 6
+/// consecutive warps starting at the first five points of the golden-ratio
+/// (Weyl) sequence, k x 0.618 mod 1 of the way for k = 0..4 (0, 0.236,
+/// 0.472, 0.618, 0.854), and the last warp (deduplicated, in order). A
+/// warp's alignment to a row changes its requests with a short period
+/// (oww_embedding's 48-channel pixels: every third warp straddles two),
+/// which 6 consecutive warps cover whole for periods 1, 2, 3 and 6; evenly
+/// spaced samples can all fall on one residue (3 or 7 of them did), and a
+/// first and a middle run both did on a long one (oww_melspec's 257 of
+/// 288 padded channels: rows 0 and 48 start on a sector, most rows do
+/// not). The Weyl points spread over every period.
 SmallVector<int64_t> runSamples(int64_t n) {
   SmallVector<int64_t> s;
-  for (int64_t start : {int64_t(0), (n - 1) / 2})
+  SmallVector<int64_t> starts;
+  for (int64_t k = 0; k < 5; ++k)
+    starts.push_back(n * (k * 618034 % 1000000) / 1000000);
+  llvm::sort(starts);
+  for (int64_t start : starts)
     for (int64_t x = start; x < std::min(n, start + 6); ++x)
       if (s.empty() || x > s.back())
         s.push_back(x);
@@ -131,8 +144,8 @@ private:
     v = get(f, 0);
     if (v >= 1)
       return success();
-    return kernel.emitError() << "expects bwc.config field '" << f
-                              << "' >= 1 but got " << v,
+    return kernel.emitError()
+               << "expects bwc.config field '" << f << "' >= 1 but got " << v,
            failure();
   }
 
@@ -140,8 +153,7 @@ private:
   /// lane's vector, at step `step` of the emitter's mapping).
   void read(Value v, ArrayRef<int64_t> idx) {
     tracer.trace(v, idx, [&](const TracedRead &r) {
-      record(/*result=*/false, r.arg, r.element, r.site, r.weight,
-             r.branched);
+      record(/*result=*/false, r.arg, r.element, r.site, r.weight, r.branched);
     });
   }
   /// A lane writes element `linear` of result `r` (computing it).
@@ -157,8 +169,9 @@ private:
   /// one step and site joins the warp's n-th request there.
   void record(bool result, unsigned buffer, int64_t element, uint64_t site,
               double weight, bool branched) {
-    int64_t &n = occurrences[{result, buffer, step, site, lane, sub}];
-    Request &q = requests[{result, buffer, step, site, n++}];
+    unsigned b = 2 * buffer + result;
+    int64_t &n = occurrences[{b, step, site, lane, sub}];
+    Request &q = requests[{b, step, site, n++}];
     q.weight = std::max(q.weight, weight * stepWeight);
     q.branched |= branched;
     q.reads.push_back({lane, sub, element});
@@ -186,13 +199,14 @@ private:
   struct Request {
     double weight = 0;
     bool branched = false; ///< a read under an emitter branch: no vector
-    std::vector<std::array<int64_t, 3>> reads; ///< lane, sub, element
+    SmallVector<std::array<int64_t, 3>, 32> reads; ///< lane, sub, element
   };
-  /// Keyed (result?, buffer, step, site, n-th access).
-  std::map<std::tuple<bool, unsigned, int64_t, uint64_t, int64_t>, Request>
+  /// Keyed (2 x buffer + result?, step, site, n-th access), in the order
+  /// the warp first issues them (hashed: this is the model's hot path).
+  llvm::MapVector<std::tuple<unsigned, int64_t, uint64_t, int64_t>, Request>
       requests;
-  std::map<std::tuple<bool, unsigned, int64_t, uint64_t, int64_t, int64_t>,
-           int64_t>
+  llvm::DenseMap<std::tuple<unsigned, int64_t, uint64_t, int64_t, int64_t>,
+                 int64_t>
       occurrences;
   Counts main, other;
 };
@@ -204,9 +218,14 @@ private:
 /// (each element of a concat or a constant pad loads in its own scf.if),
 /// else one request per element.
 void Model::endWarp(Counts &c) {
+  struct Read {
+    int64_t chunk, lane, sub, element;
+  };
+  SmallVector<Read> reads;
+  SmallVector<int64_t> all;
   for (auto &[key, q] : requests) {
-    bool result = std::get<0>(key);
-    unsigned buffer = std::get<1>(key);
+    bool result = std::get<0>(key) % 2;
+    unsigned buffer = std::get<0>(key) / 2;
     Type t = result ? kernel.getResultTypes()[buffer]
                     : kernel.getArgumentTypes()[buffer];
     int64_t bytes = elementBytes(t), subs = 1;
@@ -214,34 +233,63 @@ void Model::endWarp(Counts &c) {
       subs = std::max(subs, r[1] + 1);
     int64_t width =
         std::max<int64_t>(1, std::min<int64_t>(subs, kVectorBytes / bytes));
-    std::map<int64_t, std::map<int64_t, std::map<int64_t, int64_t>>> chunks;
-    for (auto &r : q.reads) // chunk -> lane -> sub -> element
-      chunks[r[1] / width][r[0]].try_emplace(r[1], r[2]);
+    // Chunk -> lane -> sub -> element, a lane's first read of an element
+    // slot kept (a stable sort, then the first of equal keys).
+    reads.clear();
+    for (auto &r : q.reads)
+      reads.push_back({r[1] / width, r[0], r[1], r[2]});
+    auto slot = [](const Read &r) {
+      return std::make_tuple(r.chunk, r.lane, r.sub);
+    };
+    std::stable_sort(
+        reads.begin(), reads.end(),
+        [&](const Read &a, const Read &b) { return slot(a) < slot(b); });
+    reads.erase(std::unique(reads.begin(), reads.end(),
+                            [&](const Read &a, const Read &b) {
+                              return slot(a) == slot(b);
+                            }),
+                reads.end());
     SectorCount &into = (result ? c.results : c.args)[buffer];
     (result ? c.resultTraced : c.argTraced)[buffer] = true;
-    for (auto &[chunk, lanes] : chunks) {
+    for (size_t from = 0; from < reads.size();) {
+      size_t to = from;
+      while (to < reads.size() && reads[to].chunk == reads[from].chunk)
+        ++to;
+      ArrayRef<Read> chunk(reads.data() + from, to - from);
+      int64_t base = chunk.front().chunk * width;
       bool vector = width > 1 && !q.branched;
-      for (auto &[l, elements] : lanes) {
-        int64_t first = elements.begin()->second;
-        vector &= int64_t(elements.size()) == width && first % width == 0;
-        for (auto [i, e] : llvm::enumerate(elements))
-          vector &= e.first == chunk * width + int64_t(i) &&
-                    e.second == first + int64_t(i);
+      for (size_t l = 0; l < chunk.size() && vector;) {
+        size_t end = l;
+        while (end < chunk.size() && chunk[end].lane == chunk[l].lane)
+          ++end;
+        int64_t first = chunk[l].element;
+        vector &= int64_t(end - l) == width && first % width == 0;
+        for (size_t i = l; i < end; ++i)
+          vector &= chunk[i].sub == base + int64_t(i - l) &&
+                    chunk[i].element == first + int64_t(i - l);
+        l = end;
       }
       if (vector) {
-        SmallVector<int64_t> all;
-        for (auto &[l, elements] : lanes)
-          for (auto &[j, e] : elements)
-            all.push_back(e);
+        all.clear();
+        for (const Read &r : chunk)
+          all.push_back(r.element);
         into.add(countSectors(all, bytes), q.weight);
-        continue;
+      } else {
+        // One request per vector element, its lanes in order.
+        SmallVector<Read> bySub(chunk.begin(), chunk.end());
+        std::stable_sort(
+            bySub.begin(), bySub.end(),
+            [](const Read &a, const Read &b) { return a.sub < b.sub; });
+        for (size_t s = 0; s < bySub.size();) {
+          all.clear();
+          size_t e = s;
+          for (; e < bySub.size() && bySub[e].sub == bySub[s].sub; ++e)
+            all.push_back(bySub[e].element);
+          into.add(countSectors(all, bytes), q.weight);
+          s = e;
+        }
       }
-      std::map<int64_t, SmallVector<int64_t>> perSub;
-      for (auto &[l, elements] : lanes)
-        for (auto &[j, e] : elements)
-          perSub[j].push_back(e);
-      for (auto &[j, all] : perSub)
-        into.add(countSectors(all, bytes), q.weight);
+      from = to;
     }
   }
   requests.clear();
@@ -287,7 +335,8 @@ void Model::elementwise(int64_t vector, int64_t threads) {
 void Model::rowReduction(int64_t block) {
   int64_t row = get("row", 1), rows = get("rows", 1);
   int64_t perBlock = std::max<int64_t>(1, get("rows_per_block", 1));
-  int64_t perRow = std::max<int64_t>(1, get("threads_per_row", block / perBlock));
+  int64_t perRow =
+      std::max<int64_t>(1, get("threads_per_row", block / perBlock));
   int64_t vector = std::max<int64_t>(1, get("vector", 1));
   bool cacheRow = get("cache_row", 0) != 0;
   for (Operation *r : reduces)
@@ -393,8 +442,7 @@ LogicalResult Model::columnReduction(int64_t block) {
     keptShape[a] = 1;
   }
   auto inputLinear = [&](int64_t col, int64_t pos) {
-    Index idx = delinearize(col, keptShape),
-          r = delinearize(pos, reducedShape);
+    Index idx = delinearize(col, keptShape), r = delinearize(pos, reducedShape);
     for (auto [i, a] : llvm::enumerate(axes))
       idx[a] = r[i];
     return linearize(idx, inShape);
@@ -414,10 +462,9 @@ LogicalResult Model::columnReduction(int64_t block) {
       for (int64_t j = 0; j < 4 && s + j * slices < reduced; ++j)
         positions.push_back(s + j * slices);
       lane = l;
-      double each = positions.empty()
-                        ? 1
-                        : double(ceilDiv(reduced - s, slices)) /
-                              double(positions.size());
+      double each = positions.empty() ? 1
+                                      : double(ceilDiv(reduced - s, slices)) /
+                                            double(positions.size());
       tracer.bound.clear();
       for (Operation *red : reduces) {
         tracer.reducedPositions[red] = positions;
@@ -555,7 +602,8 @@ LogicalResult Model::contractionTiled(int64_t block) {
                                  "kernel but got none",
            failure();
   const GemmView &v = *contraction;
-  int64_t tm = get("tile_m", 64), tn = get("tile_n", 64), tk = get("tile_k", 16);
+  int64_t tm = get("tile_m", 64), tn = get("tile_n", 64),
+          tk = get("tile_k", 16);
   auto outType = cast<RankedTensorType>(v.result().getType());
   ArrayRef<int64_t> out = outType.getShape();
   int64_t m = v.m, n = v.n, kk = v.k;
@@ -569,9 +617,8 @@ LogicalResult Model::contractionTiled(int64_t block) {
   // of the tile (row-major), tile_m x tile_k / 256 rounds.
   bool mma = get("mma", 0) == 1;
   Type elt = outType.getElementType();
-  int64_t chunk = mma && elt.isIntOrFloat() && elt.getIntOrFloatBitWidth() == 16
-                      ? 8
-                      : 4;
+  int64_t chunk =
+      mma && elt.isIntOrFloat() && elt.getIntOrFloatBitWidth() == 16 ? 8 : 4;
   bool chunkA = v.copiesChunks(/*isA=*/true, chunk),
        chunkB = v.copiesChunks(/*isA=*/false, chunk);
   int64_t rounds = std::max<int64_t>(1, tm * tk / 256);
@@ -673,8 +720,8 @@ FailureOr<KernelCoalescing> Model::run() {
 
 } // namespace
 
-FailureOr<KernelCoalescing> mlir::bwc::analyzeCoalescing(func::FuncOp kernel,
-                                                         DictionaryAttr config) {
+FailureOr<KernelCoalescing>
+mlir::bwc::analyzeCoalescing(func::FuncOp kernel, DictionaryAttr config) {
   if (kernel.isExternal())
     return kernel.emitError() << "expects a kernel with a body", failure();
   return Model(kernel, config).run();

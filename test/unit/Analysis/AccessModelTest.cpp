@@ -68,9 +68,10 @@ TEST_F(AccessModelTest, ContiguousF32LoopIsFullyCoalesced) {
                                "{emitter = \"loop\", block = 256, grid = 256, "
                                "vector = 4}");
   ASSERT_EQ(c.accesses.size(), 2u);
-  // 32 lanes x 4 f32 = 512 bytes = 16 sectors per warp; 13 of the
-  // launch's 2048 warps sampled (0-5, 1023-1028, 2047).
-  EXPECT_EQ(c.accesses[0].sampled.sectors, 13 * 16);
+  // 32 lanes x 4 f32 = 512 bytes = 16 sectors per warp; 31 of the
+  // launch's 2048 warps sampled (runs of 6 from 0, 483, 966, 1265 and
+  // 1749, the Weyl points, and 2047).
+  EXPECT_EQ(c.accesses[0].sampled.sectors, 31 * 16);
   EXPECT_DOUBLE_EQ(c.accesses[0].efficiency(), 1.0);
   EXPECT_DOUBLE_EQ(c.accesses[1].efficiency(), 1.0);
   EXPECT_DOUBLE_EQ(c.efficiency(), 1.0);
@@ -179,10 +180,10 @@ TEST_F(AccessModelTest, F16Vector8) {
     })",
                                "{emitter = \"loop\", block = 256, grid = 2, "
                                "vector = 8}");
-  // 32 lanes x 8 f16 = 512 bytes = 16 sectors; 512 groups = 16 warps, 13
-  // of them sampled (0-5, 7-12, 15).
-  EXPECT_EQ(c.accesses[0].sampled.usefulBytes, 13 * 512);
-  EXPECT_EQ(c.accesses[0].sampled.sectors, 13 * 16);
+  // 32 lanes x 8 f16 = 512 bytes = 16 sectors; 512 groups = 16 warps,
+  // all sampled (runs of 6 from 0, 3, 7, 9 and 13 cover them).
+  EXPECT_EQ(c.accesses[0].sampled.usefulBytes, 16 * 512);
+  EXPECT_EQ(c.accesses[0].sampled.sectors, 16 * 16);
   EXPECT_DOUBLE_EQ(c.efficiency(), 1.0);
 }
 
