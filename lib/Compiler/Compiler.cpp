@@ -179,12 +179,10 @@ std::string describeOp(Operation *op) {
 
 /// The report: the compiled program's figures at the top level (totals,
 /// kernels), the unfused baseline beside them and the ratios.
-llvm::json::Value reportToJson(const ProgramCost &unfused,
-                               const ProgramCost &compiled,
-                               const Memory &memory,
-                               const Coalescing &coalescing,
-                               const Calibration &cal,
-                               const CompileOptions &o) {
+llvm::json::Value
+reportToJson(const ProgramCost &unfused, const ProgramCost &compiled,
+             const Memory &memory, const Coalescing &coalescing,
+             const Calibration &cal, const CompileOptions &o) {
   llvm::json::Object root = costToJson(compiled, o.peakBw);
   for (auto [i, k] : llvm::enumerate(*root.getArray("kernels")))
     if (std::optional<double> c = coalescing.of(i))
@@ -210,14 +208,14 @@ llvm::json::Value reportToJson(const ProgramCost &unfused,
     llvm::json::Array kept;
     for (auto &[value, reason] : cal.kept)
       kept.push_back(llvm::json::Object{{"value", value}, {"reason", reason}});
-    root["calibration"] =
-        llvm::json::Object{{"data_sets", cal.summary.dataSets},
-                           {"values", cal.summary.values},
-                           {"trials", cal.summary.trials},
-                           {"tolerance", cal.summary.tolerance},
-                           {"worst_error", cal.summary.worstError},
-                           {"validation_skipped", cal.summary.validationSkipped},
-                           {"kept_f32", std::move(kept)}};
+    root["calibration"] = llvm::json::Object{
+        {"data_sets", cal.summary.dataSets},
+        {"values", cal.summary.values},
+        {"trials", cal.summary.trials},
+        {"tolerance", cal.summary.tolerance},
+        {"worst_error", cal.summary.worstError},
+        {"validation_skipped", cal.summary.validationSkipped},
+        {"kept_f32", std::move(kept)}};
   }
   root["target"] = o.target;
   root["fusion"] = o.fusion;
@@ -374,6 +372,9 @@ std::string mlir::bwc::validateOptions(const CompileOptions &o) {
     return "unknown --fusion '" + o.fusion + "' (expected none or default)";
   if (!oneOf(o.layout, {"auto", "nchw", "nhwc"}))
     return "unknown --layout '" + o.layout + "' (expected auto, nchw or nhwc)";
+  if (!oneOf(o.padChannels, {"auto", "none"}))
+    return "unknown --pad-channels '" + o.padChannels +
+           "' (expected auto or none)";
   if (!oneOf(o.precision, {"fp32", "fp16", "bf16"}))
     return "unknown --precision '" + o.precision +
            "' (expected fp32, fp16 or bf16)";
@@ -447,9 +448,9 @@ std::string mlir::bwc::compilerVersion() {
 
 /// The compile after import. `root` times its phases and, inside the pass
 /// managers, every pass (--timing; a disabled scope costs nothing).
-static FailureOr<CompileResult>
-compileModuleTimed(ModuleOp module, const CompileOptions &o,
-                   TimingScope &root) {
+static FailureOr<CompileResult> compileModuleTimed(ModuleOp module,
+                                                   const CompileOptions &o,
+                                                   TimingScope &root) {
   MLIRContext &ctx = *module.getContext();
   Location loc = module.getLoc();
   if (std::string err = validateOptions(o); !err.empty())
@@ -507,10 +508,15 @@ compileModuleTimed(ModuleOp module, const CompileOptions &o,
   }
   // Layouts after precision (the access model prices element sizes), before
   // the unfused baseline, so both reports describe the same program.
-  if (failed(addPipeline(graph,
-                         "bwc-select-layout{mode=" + o.layout + " sm-count=" +
-                             std::to_string(o.smCount) + "},canonicalize,cse",
-                         loc)) ||
+  if (failed(addPipeline(
+          graph,
+          "bwc-select-layout{mode=" + o.layout +
+              " sm-count=" + std::to_string(o.smCount) + "},canonicalize,cse" +
+              (o.target == "cuda" && o.padChannels == "auto"
+                   ? ",bwc-pad-channels{sm-count=" + std::to_string(o.smCount) +
+                         "},canonicalize,cse"
+                   : std::string()),
+          loc)) ||
       failed(graph.run(module)))
     return failure();
   auto program = module.lookupSymbol<func::FuncOp>("main");

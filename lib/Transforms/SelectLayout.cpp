@@ -21,13 +21,12 @@
 
 #include "bwc/Analysis/AccessModel.h"
 #include "bwc/Analysis/CostModel.h"
+#include "bwc/Analysis/FetchedBytes.h"
 #include "bwc/Analysis/MinCut.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "bwc/Dialect/BWC/Utils/ConstantData.h"
 #include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -96,25 +95,16 @@ SmallVector<int64_t> expandShape(ArrayRef<int64_t> shape, int64_t rank) {
 ElementsAttr permuteConstant(ElementsAttr attr, ArrayRef<int64_t> logical,
                              ArrayRef<int64_t> perm) {
   auto oldType = cast<RankedTensorType>(attr.getType());
-  auto type = RankedTensorType::get(permute(logical, perm),
-                                    oldType.getElementType());
-  ArrayRef<char> raw;
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (dense.isSplat())
-      return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
-    raw = dense.getRawData();
-  } else if (auto res = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = res.getRawHandle().getBlob();
-    if (!blob)
-      return {};
-    raw = blob->getData();
-  } else {
+  auto type =
+      RankedTensorType::get(permute(logical, perm), oldType.getElementType());
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr); dense && dense.isSplat())
+    return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  std::optional<std::vector<char>> bytes = constantBytes(attr);
+  if (!bytes)
     return {};
-  }
-  unsigned bits = type.getElementTypeBitWidth();
-  int64_t n = type.getNumElements(), size = bits / 8;
-  if (bits % 8 || (int64_t)raw.size() != n * size)
-    return {};
+  ArrayRef<char> raw = *bytes;
+  int64_t n = type.getNumElements(),
+          size = raw.size() / std::max<int64_t>(n, 1);
   SmallVector<int64_t> strides = permute(rowMajorStrides(logical), perm);
   ArrayRef<int64_t> shape = type.getShape();
   std::vector<char> out(raw.size());
@@ -130,11 +120,7 @@ ElementsAttr permuteConstant(ElementsAttr attr, ArrayRef<int64_t> logical,
       idx[d] = 0;
     }
   }
-  if (auto res = dyn_cast<DenseResourceElementsAttr>(attr))
-    return DenseResourceElementsAttr::get(
-        type, (res.getRawHandle().getKey() + "_layout").str(),
-        HeapAsmResourceBlob::allocateAndCopyWithAlign(out, alignof(double)));
-  return DenseElementsAttr::getFromRawBuffer(type, out);
+  return constantFromBytes(attr, type, out, "_layout");
 }
 
 /// One chain: its ops in program order and their rank.
@@ -232,41 +218,9 @@ struct SelectLayoutPass
     : mlir::bwc::impl::SelectLayoutPassBase<SelectLayoutPass> {
   using SelectLayoutPassBase::SelectLayoutPassBase;
 
-  /// The DRAM bytes the kernel `fn` (one op, in a scratch module) fetches
-  /// under the configuration bwc-configure-kernels and bwc-tile give it.
-  FailureOr<double> kernelFetchedBytes(ModuleOp scratch, func::FuncOp fn) {
-    // Priced once per distinct kernel: a network repeats its shapes, and
-    // each labeling the fused check tries prices the same anchors again.
-    std::string key;
-    {
-      llvm::raw_string_ostream os(key);
-      fn->print(os, OpPrintingFlags().elideLargeElementsAttrs(16));
-    }
-    if (auto it = priced.find(key); it != priced.end())
-      return it->second;
-    fn->setAttr("bwc.kernel", UnitAttr::get(fn.getContext()));
-    PassManager pm(fn.getContext());
-    std::string sm = std::to_string(static_cast<int64_t>(smCount));
-    if (failed(parsePassPipeline("bwc-configure-kernels{sm-count=" + sm +
-                                     "},bwc-tile{sm-count=" + sm + "}",
-                                 pm)) ||
-        failed(pm.run(scratch)))
-      return failure();
-    FailureOr<KernelCoalescing> k = analyzeCoalescing(
-        fn, fn->getAttrOfType<DictionaryAttr>("bwc.config"));
-    if (failed(k))
-      return failure();
-    priced[key] = k->fetchedBytes;
-    return k->fetchedBytes;
-  }
-
   /// The DRAM bytes `op` fetches when run alone with its data
   /// `channelsLast` or not.
   FailureOr<double> anchorFetchedBytes(Operation *op, bool channelsLast) {
-    OpBuilder b(op->getContext());
-    Location loc = op->getLoc();
-    OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
-    b.setInsertionPointToEnd(scratch->getBody());
     int64_t rank = rankOf(op->getResult(0));
     SmallVector<int64_t> dataPerm =
         channelsLast ? channelsLastPerm(rank) : identityPerm(rank);
@@ -282,24 +236,15 @@ struct SelectLayoutPass
                      : i == 1 ? physical(v.getType(), filterPerm)
                               : v.getType());
     Type result = physical(op->getResult(0).getType(), dataPerm);
-    auto fn = func::FuncOp::create(b, loc, "anchor",
-                                   b.getFunctionType(args, {result}));
-    Block *body = fn.addEntryBlock();
-    b.setInsertionPointToEnd(body);
-    IRMapping map;
-    map.map(op->getOperands(), body->getArguments());
-    Operation *clone = b.clone(*op, map);
-    clone->getResult(0).setType(result);
-    if (channelsLast)
-      clone->setAttr("channels_last", b.getUnitAttr());
-    func::ReturnOp::create(b, loc, clone->getResult(0));
-    return kernelFetchedBytes(*scratch, fn);
+    return pricer->standalone(op, args, result, [&](Operation *clone) {
+      if (channelsLast)
+        clone->setAttr("channels_last", UnitAttr::get(clone->getContext()));
+    });
   }
 
   /// The DRAM bytes a stand-alone layout change of `v` fetches: to
   /// channels-last (`toLast`) or back from it.
-  FailureOr<double> conversionFetchedBytes(Value v, int64_t rank,
-                                           bool toLast) {
+  FailureOr<double> conversionFetchedBytes(Value v, int64_t rank, bool toLast) {
     OpBuilder b(v.getContext());
     Location loc = v.getLoc();
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
@@ -318,7 +263,7 @@ struct SelectLayoutPass
         b, loc, type.clone(to), body->getArgument(0),
         b.getDenseI64ArrayAttr(toLast ? perm : invertPerm(perm)));
     func::ReturnOp::create(b, loc, t);
-    return kernelFetchedBytes(*scratch, fn);
+    return pricer->kernel(*scratch, fn);
   }
 
   /// The costs of `chain`'s labelings: each anchor's fetched bytes in
@@ -387,8 +332,8 @@ struct SelectLayoutPass
   }
 
   /// `v` in the chain's physical layout `perm`, created before `user`.
-  Value toPhysical(OpBuilder &b, Value v, ArrayRef<int64_t> perm,
-                   int64_t rank, DenseMap<Value, Value> &cache) {
+  Value toPhysical(OpBuilder &b, Value v, ArrayRef<int64_t> perm, int64_t rank,
+                   DenseMap<Value, Value> &cache) {
     auto [it, fresh] = cache.try_emplace(v, Value());
     if (!fresh)
       return it->second;
@@ -476,8 +421,9 @@ struct SelectLayoutPass
                        [&](Operation *u) { return inChain.contains(u); }))
         continue;
       b.setInsertionPointAfterValue(now);
-      Value back = TransposeOp::create(b, op->getLoc(), old.getType(), now,
-                                       b.getDenseI64ArrayAttr(invertPerm(perm)));
+      Value back =
+          TransposeOp::create(b, op->getLoc(), old.getType(), now,
+                              b.getDenseI64ArrayAttr(invertPerm(perm)));
       old.replaceUsesWithIf(back, [&](OpOperand &use) {
         return !inChain.contains(use.getOwner());
       });
@@ -526,9 +472,9 @@ struct SelectLayoutPass
       order.push_back(op);
       classes.insert(op);
       for (Value v : op->getOperands())
-        if (Operation *def = v.getDefiningOp();
-            def && classes.contains(def) && chainRank(def) == rank &&
-            rankOf(v) == rank)
+        if (Operation *def = v.getDefiningOp(); def && classes.contains(def) &&
+                                                chainRank(def) == rank &&
+                                                rankOf(v) == rank)
           classes.unionSets(op, def);
     });
     DenseMap<Operation *, unsigned> leaderIndex;
@@ -585,32 +531,6 @@ struct SelectLayoutPass
     return any;
   }
 
-  /// The bytes the program's kernels fetch in sectors once fused and
-  /// configured as bwc-compile does (the access model on every kernel).
-  FailureOr<double> fusedFetchedBytes(ModuleOp module) {
-    OwningOpRef<ModuleOp> copy = module.clone();
-    PassManager pm(module.getContext());
-    std::string sm = std::to_string(static_cast<int64_t>(smCount));
-    if (failed(parsePassPipeline(
-            "canonicalize,cse,bwc-fuse,bwc-outline-kernels,"
-            "bwc-configure-kernels{sm-count=" + sm + "},bwc-tile{sm-count=" +
-                sm + "}",
-            pm)) ||
-        failed(pm.run(*copy)))
-      return failure();
-    double total = 0;
-    for (auto fn : copy->getOps<func::FuncOp>()) {
-      auto config = fn->getAttrOfType<DictionaryAttr>("bwc.config");
-      if (!config)
-        continue;
-      FailureOr<KernelCoalescing> k = analyzeCoalescing(fn, config);
-      if (failed(k))
-        return failure();
-      total += k->fetchedBytes;
-    }
-    return total;
-  }
-
   void runOnOperation() override {
     if (mode != "auto" && mode != "nchw" && mode != "nhwc") {
       getOperation().emitError()
@@ -623,6 +543,8 @@ struct SelectLayoutPass
       return signalPassFailure();
     }
     ModuleOp module = getOperation();
+    FetchedBytesPricer prices(smCount);
+    pricer = &prices;
     OwningOpRef<ModuleOp> before;
     if (mode == "auto")
       before = module.clone();
@@ -646,8 +568,12 @@ struct SelectLayoutPass
     // the fused program is cheapest with them channels-last, between
     // channels-last neighbours), and channels-first. The fewest fetched
     // bytes win; a tie keeps the earlier (channels-first last).
-    FailureOr<double> nchw = fusedFetchedBytes(*before);
-    FailureOr<double> chosen = fusedFetchedBytes(module);
+    auto fused = [&](ModuleOp m) -> FailureOr<double> {
+      auto program = pricer->fusedProgram(m);
+      return failed(program) ? FailureOr<double>() : program->fetchedBytes;
+    };
+    FailureOr<double> nchw = fused(*before);
+    FailureOr<double> chosen = fused(module);
     if (failed(nchw) || failed(chosen))
       return signalPassFailure();
     double bias = 1;
@@ -673,7 +599,7 @@ struct SelectLayoutPass
       if (!converted || llvm::is_contained(seen, l))
         continue;
       seen.push_back(l);
-      FailureOr<double> bytes = fusedFetchedBytes(*candidate);
+      FailureOr<double> bytes = fused(*candidate);
       if (failed(bytes))
         return signalPassFailure();
       if (*bytes < *chosen) {
@@ -699,8 +625,9 @@ struct SelectLayoutPass
 
   /// The scale of channels-last prices in the cut (see runOnOperation).
   double nhwcBias = 1;
-  /// Fetched bytes of the scratch kernels priced so far, by their text.
-  llvm::StringMap<double> priced;
+  /// Scratch kernels and fused programs in fetched bytes (the access
+  /// model), each distinct kernel priced once per pass run.
+  FetchedBytesPricer *pricer = nullptr;
   /// Set when the fused program rejected the cheapest labeling.
   bool keepChannelsFirst = false;
   bool pricingFailed = false;

@@ -99,6 +99,13 @@ static cl::opt<std::string>
                     "pays; nchw: keep channels-first; nhwc: every chain "
                     "channels-last"),
            cl::init("auto"));
+static cl::opt<std::string> padChannels(
+    "pad-channels", cl::cat(pipelineCategory),
+    cl::desc("auto (default, --target=cuda): bwc-pad-channels computes a "
+             "channels-last convolution on output channels padded to a "
+             "multiple of 32 where the access model says it pays; none: "
+             "never"),
+    cl::init("auto"));
 static cl::opt<double> peakBw("peak-bw", cl::cat(pipelineCategory),
                               cl::desc("Peak DRAM bandwidth for time "
                                        "estimates, GB/s"),
@@ -256,6 +263,7 @@ int main(int argc, char **argv) {
   o.calibrateTolerance = calibrateTolerance;
   o.calibrateTrials = calibrateTrials;
   o.layout = layout;
+  o.padChannels = padChannels;
   o.peakBw = peakBw;
   o.memoryBudget = memoryBudget;
   o.rematStrategy = rematStrategy;

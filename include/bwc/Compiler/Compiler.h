@@ -54,6 +54,9 @@ struct CompileOptions {
   /// --calibrate's validation search: at most this many trial programs.
   int64_t calibrateTrials = 64;
   std::string layout = "auto"; ///< auto, nchw or nhwc
+  /// auto: bwc-pad-channels (CUDA) pads where the access model says it
+  /// pays; none: never.
+  std::string padChannels = "auto";
   double peakBw = kDefaultPeakGBps;
   /// Bytes, or with a KiB/MiB/GiB suffix; empty: no budget.
   std::string memoryBudget;

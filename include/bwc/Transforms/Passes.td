@@ -249,6 +249,43 @@ def SelectLayoutPass : Pass<"bwc-select-layout", "::mlir::ModuleOp"> {
   ];
 }
 
+def PadChannelsPass : Pass<"bwc-pad-channels", "::mlir::ModuleOp"> {
+  let summary = "Channels-last convolutions computed on output channels "
+                "padded to whole warps, where the access model says it pays";
+  let description = [{
+    Runs on the tensor program after bwc-select-layout (CUDA target). A
+    candidate is a channels-last direct convolution with groups 1, a
+    constant filter and bias, and F output channels not a multiple of 32
+    that round up to F' <= 1.25 F. Each is priced alone (DRAM bytes
+    fetched in 32-byte sectors, the access model, configured as
+    bwc-compile configures it) computing F and F' channels; F' is taken
+    when it fetches at most 0.95 as much. The accepted paddings then face
+    the fused program (canonicalize, bwc-fuse, outline, configure): they
+    stay only if it fetches fewer bytes padded. A padded convolution has
+    zero filter columns and bias entries; the unary and scalar ops that
+    read it alone run on the padded channels, then a `bwc.slice` takes
+    the F real ones. Records `bwc.pad_channels = {channels, padded,
+    fetched_bytes, padded_fetched_bytes, chosen}` on every candidate and
+    `bwc.pad_check = {plain_fetched_bytes, padded_fetched_bytes}` on a
+    module with a `main` program where a padding was priced worth it.
+
+    Example (oww_melspec's STFT, F = 257):
+    ```mlir
+    %c = bwc.conv %x, %w_padded ... {bwc.pad_channels = {channels = 257 : i64,
+        chosen = true, fetched_bytes = ..., padded = 288 : i64,
+        padded_fetched_bytes = ...}, channels_last}
+        : (tensor<1x16000x1xf32>, tensor<512x1x288xf32>) -> tensor<1x97x288xf32>
+    %y = bwc.slice %c starts = [0, 0, 0] steps = [1, 1, 1]
+        : (tensor<1x97x288xf32>) -> tensor<1x97x257xf32>
+    ```
+  }];
+  let options = [
+    Option<"smCount", "sm-count", "int64_t", "132",
+           "Streaming multiprocessors of the target GPU (grid of the priced "
+           "kernels)">,
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion
 //===----------------------------------------------------------------------===//

@@ -28,6 +28,7 @@
 // CHECK-DAG: --precision=
 // CHECK-DAG: --io-precision=
 // CHECK-DAG: --layout=
+// CHECK-DAG: --pad-channels=
 // CHECK-DAG: --memory-budget=
 // CHECK-DAG: --remat-strategy=
 // CHECK-DAG: --tile=

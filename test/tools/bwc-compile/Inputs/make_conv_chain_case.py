@@ -7,7 +7,9 @@ import os
 import sys
 
 import numpy as np
-from onnx import numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from case_io import lit, write_case  # noqa: E402
 
 rng = np.random.default_rng(11)
 x = rng.uniform(-1, 1, (1, 4, 16, 16)).astype(np.float32)
@@ -44,17 +46,8 @@ h = conv(h, w2, 1, 0, 1)
 y = h.reshape(1, 4, 4, 2, 4, 2).max(axis=(3, 5)).astype(np.float32)
 
 
-def lit(a):
-    return np.array2string(a, separator=", ", threshold=1 << 20,
-                           floatmode="unique").replace("\n", "")
-
-
 out = sys.argv[1]
-d = os.path.join(out, "test_data_set_0")
-os.makedirs(d, exist_ok=True)
-for name, a, label in (("input_0", x, "x"), ("output_0", y, "y")):
-    with open(os.path.join(d, name + ".pb"), "wb") as f:
-        f.write(numpy_helper.from_array(a, label).SerializeToString())
+write_case(out, [("x", x)], [("y", y)])
 with open(os.path.join(out, "chain.mlir"), "w") as f:
     f.write(f"""func.func @main(%x: tensor<1x4x16x16xf32> {{bwc.name = "x"}}) -> (tensor<1x4x4x4xf32> {{bwc.name = "y"}}) {{
   %w0 = bwc.constant dense<{lit(w0)}> : tensor<8x4x1x1xf32>
