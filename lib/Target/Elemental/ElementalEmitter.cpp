@@ -11,7 +11,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -59,33 +61,36 @@ Type elemental::elementOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getElementType();
 }
 
-FailureOr<SmallVector<Value>>
-elemental::buildLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> sizes,
-                      ValueRange inits, LoopBody body) {
+FailureOr<SmallVector<Value>> elemental::buildLoops(OpBuilder &b, Location loc,
+                                                    ArrayRef<int64_t> sizes,
+                                                    ValueRange inits,
+                                                    LoopBody body) {
   if (sizes.empty())
     return body(b, loc, ValueRange{}, inits);
   Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
   Value ub = indexConst(b, loc, sizes.front());
-  bool failedBody = false;
-  auto loop = scf::ForOp::create(
-      b, loc, zero, ub, one, inits,
-      [&](OpBuilder &nb, Location nloc, Value iv, ValueRange iters) {
-        FailureOr<SmallVector<Value>> next = buildLoops(
-            nb, nloc, sizes.drop_front(), iters,
-            [&](OpBuilder &ib, Location il, ValueRange ivs, ValueRange it)
-                -> FailureOr<SmallVector<Value>> {
-              SmallVector<Value> all = {iv};
-              all.append(ivs.begin(), ivs.end());
-              return body(ib, il, all, it);
-            });
-        if (failed(next)) {
-          failedBody = true;
-          scf::YieldOp::create(nb, nloc, iters);
-          return;
-        }
-        scf::YieldOp::create(nb, nloc, *next);
-      });
-  if (failedBody)
+  // The body is built after the loop op exists (not in a body builder,
+  // which runs before the op is created): the emitter looks through the
+  // enclosing loops for the outermost one an element is invariant in.
+  auto loop = scf::ForOp::create(b, loc, zero, ub, one, inits);
+  Block *blk = loop.getBody();
+  if (!blk->empty())
+    blk->getTerminator()->erase(); // the empty yield of a loop without inits
+  OpBuilder nb = OpBuilder::atBlockEnd(blk);
+  Value iv = loop.getInductionVar();
+  ValueRange iters = loop.getRegionIterArgs();
+  FailureOr<SmallVector<Value>> next =
+      buildLoops(nb, loc, sizes.drop_front(), iters,
+                 [&](OpBuilder &ib, Location il, ValueRange ivs,
+                     ValueRange it) -> FailureOr<SmallVector<Value>> {
+                   SmallVector<Value> all = {iv};
+                   all.append(ivs.begin(), ivs.end());
+                   return body(ib, il, all, it);
+                 });
+  nb.setInsertionPointToEnd(blk);
+  scf::YieldOp::create(nb, loc,
+                       failed(next) ? SmallVector<Value>(iters) : *next);
+  if (failed(next))
     return failure();
   return SmallVector<Value>(loop.getResults());
 }
@@ -159,6 +164,50 @@ static bool isVisible(OpBuilder &b, Value v) {
   return false;
 }
 
+/// True when `v` has the same value in every iteration of `loop`: defined
+/// outside it, or an arith op without effects (a constant, index
+/// arithmetic) whose operands are.
+static bool isInvariantIn(Value v, scf::ForOp loop) {
+  Operation *def = v.getDefiningOp();
+  Operation *owner = def ? def : v.getParentBlock()->getParentOp();
+  if (!loop->isAncestor(owner))
+    return true;
+  if (!def || !isa<arith::ArithDialect>(def->getDialect()) ||
+      def->getNumRegions() || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value o) { return isInvariantIn(o, loop); });
+}
+
+/// The outermost of the scf.for loops directly enclosing the insertion
+/// point (no scf.if or other op between them: a guard may protect the
+/// index) in which every `index` value is invariant; null when none.
+static scf::ForOp outermostInvariantLoop(OpBuilder &b, ValueRange index) {
+  scf::ForOp best;
+  Operation *at = b.getInsertionBlock()->getParentOp();
+  while (auto loop = dyn_cast_or_null<scf::ForOp>(at)) {
+    if (!llvm::all_of(index, [&](Value v) { return isInvariantIn(v, loop); }))
+      break;
+    best = loop;
+    at = loop->getParentOp();
+  }
+  return best;
+}
+
+/// `v` usable before `loop` (where it is invariant): itself, or its
+/// arithmetic cloned at the insertion point.
+static Value materializeBefore(OpBuilder &b, Value v, scf::ForOp loop,
+                               IRMapping &map) {
+  if (Value m = map.lookupOrNull(v))
+    return m;
+  Operation *def = v.getDefiningOp();
+  if (!def || !loop->isAncestor(def))
+    return v;
+  for (Value o : def->getOperands())
+    materializeBefore(b, o, loop, map);
+  return b.clone(*def, map)->getResult(cast<OpResult>(v).getResultNumber());
+}
+
 FailureOr<Value> ElementalEmitter::emitLinear(OpBuilder &b, Location loc,
                                               Value value, Value linearIndex) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -168,16 +217,15 @@ FailureOr<Value> ElementalEmitter::emitLinear(OpBuilder &b, Location loc,
   return emit(b, loc, value, delinearize(b, loc, linearIndex, type.getShape()));
 }
 
-FailureOr<Value> ElementalEmitter::emit(OpBuilder &b, Location loc,
-                                        Value value, ValueRange index) {
+FailureOr<Value> ElementalEmitter::emit(OpBuilder &b, Location loc, Value value,
+                                        ValueRange index) {
   if (auto it = bound.find(value); it != bound.end())
     return it->second;
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || type.getRank() != (int64_t)index.size())
     return emitError(value.getLoc())
-           << "expects an element index of rank "
-           << (type ? type.getRank() : 0) << " but got " << index.size()
-           << " index values";
+           << "expects an element index of rank " << (type ? type.getRank() : 0)
+           << " but got " << index.size() << " index values";
 
   std::vector<const void *> key = {value.getAsOpaquePointer()};
   for (Value i : index)
@@ -186,6 +234,30 @@ FailureOr<Value> ElementalEmitter::emit(OpBuilder &b, Location loc,
     if (isVisible(b, it->second))
       return it->second;
     cache.erase(it);
+  }
+
+  // A loop-carrying op (a reduction, a contraction) whose element does not
+  // change across the loops enclosing the insertion point is emitted
+  // before them, once: a LayerNorm's mean inside the loop of its variance
+  // would otherwise be recomputed per step, and nested reductions cost
+  // the product of their trip counts (difftest's finding 3: two chained
+  // LayerNorms on thread_per_output, 1.5e9 steps per output). Not while a
+  // driver binds values: those live inside its loops.
+  Operation *def = value.getDefiningOp();
+  if (bound.empty() && def &&
+      isa<ReduceOp, ArgReduceOp, MatmulOp, ConvOp, PoolOp>(def)) {
+    if (scf::ForOp loop = outermostInvariantLoop(b, index)) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop);
+      IRMapping map;
+      SmallVector<Value> hoisted;
+      for (Value i : index)
+        hoisted.push_back(materializeBefore(b, i, loop, map));
+      FailureOr<Value> r = emitOp(b, loc, def, hoisted);
+      if (succeeded(r))
+        cache[key] = *r;
+      return r;
+    }
   }
 
   FailureOr<Value> r = failure();
@@ -209,8 +281,7 @@ FailureOr<Value> ElementalEmitter::emit(OpBuilder &b, Location loc,
 FailureOr<Value> ElementalEmitter::emitOp(OpBuilder &b, Location loc,
                                           Operation *op, ValueRange index) {
   return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
-      .Case<ConstantOp>(
-          [&](auto) { return emitConstant(b, loc, op, index); })
+      .Case<ConstantOp>([&](auto) { return emitConstant(b, loc, op, index); })
       .Case<UnaryOp, BinaryOp, SelectOp, CastOp, BroadcastOp>(
           [&](auto) { return emitElementwise(*this, b, loc, op, index); })
       .Case<TransposeOp, ReshapeOp, SliceOp, ConcatOp, PadOp, GatherOp,
@@ -232,7 +303,8 @@ FailureOr<Value> ElementalEmitter::emitOp(OpBuilder &b, Location loc,
 static Value scalarConstant(OpBuilder &b, Location loc, Attribute value,
                             Type t) {
   if (auto i = dyn_cast<IntegerAttr>(value))
-    return arith::ConstantOp::create(b, loc, t, IntegerAttr::get(t, i.getValue()));
+    return arith::ConstantOp::create(b, loc, t,
+                                     IntegerAttr::get(t, i.getValue()));
   return arith::ConstantOp::create(b, loc, cast<TypedAttr>(value));
 }
 
@@ -248,16 +320,15 @@ FailureOr<Value> ElementalEmitter::emitConstant(OpBuilder &b, Location loc,
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   if (!dense)
     return op->emitOpError()
-           << "expects a dense or splat constant in a kernel but got "
-           << attr;
+           << "expects a dense or splat constant in a kernel but got " << attr;
   Value linear = linearize(b, loc, index, type.getShape());
   int64_t n = type.getNumElements();
   if (n <= kMaxSelectConstant) {
     SmallVector<Attribute> values(dense.getValues<Attribute>());
     Value r = scalarConstant(b, loc, values[n - 1], t);
     for (int64_t i = n - 2; i >= 0; --i) {
-      Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       linear, indexConst(b, loc, i));
+      Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, linear,
+                                       indexConst(b, loc, i));
       r = arith::SelectOp::create(b, loc, is,
                                   scalarConstant(b, loc, values[i], t), r);
     }
@@ -267,19 +338,20 @@ FailureOr<Value> ElementalEmitter::emitConstant(OpBuilder &b, Location loc,
   auto flatType = MemRefType::get({n}, t);
   StringAttr &name = constantGlobals[op];
   if (!name) {
-    Operation *table =
-        SymbolTable::getNearestSymbolTable(b.getInsertionBlock()->getParentOp());
+    Operation *table = SymbolTable::getNearestSymbolTable(
+        b.getInsertionBlock()->getParentOp());
     if (!table)
       return op->emitOpError()
              << "expects the emitted code inside a symbol table but got none";
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&table->getRegion(0).front());
-    auto initial = dense.reshape(RankedTensorType::get({n}, type.getElementType()));
+    auto initial =
+        dense.reshape(RankedTensorType::get({n}, type.getElementType()));
     if (t != type.getElementType())
       initial = initial.bitcast(t);
     auto global = memref::GlobalOp::create(
-        b, loc, "__bwc_constant", b.getStringAttr("private"), flatType,
-        initial, /*constant=*/true, /*alignment=*/IntegerAttr());
+        b, loc, "__bwc_constant", b.getStringAttr("private"), flatType, initial,
+        /*constant=*/true, /*alignment=*/IntegerAttr());
     SymbolTable(table).insert(global);
     name = global.getSymNameAttr();
   }

@@ -47,3 +47,46 @@ func.func private @argmax(%x: tensor<3x5xf32>) -> tensor<3xi64> attributes {bwc.
   %0 = bwc.arg_reduce argmax %x axis = 1 keepdims = false select_last_index = false : (tensor<3x5xf32>) -> tensor<3xi64>
   return %0 : tensor<3xi64>
 }
+
+// -----
+
+// Tests that a reduction whose element does not change inside the loops
+// around it is emitted before them, once per place: a LayerNorm-like
+// kernel on the elements driver (the transposed result fails the row
+// check) computes its means and variance ahead of the output loop nest,
+// no loop deeper than the reduction's own two (before 2026-12-05 each
+// reduction ran inside the loop of the one using it: difftest's finding
+// 3, two chained LayerNorms, hours on cuda-sim).
+// CHECK-LABEL: func.func private @nested_mean(
+// CHECK-SAME: bwc.elemental = "elements"
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK: arith.divf
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK: arith.divf
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK: arith.divf
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: memref.store
+func.func private @nested_mean(%a: tensor<4x16xf32>) -> tensor<16x4xf32> attributes {bwc.kernel} {
+  %m = bwc.reduce mean %a axes = [0, 1] keepdims = true : (tensor<4x16xf32>) -> tensor<1x1xf32>
+  %d = bwc.binary sub %a, %m : (tensor<4x16xf32>, tensor<1x1xf32>) -> tensor<4x16xf32>
+  %s = bwc.binary mul %d, %d : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %v = bwc.reduce mean %s axes = [0, 1] keepdims = true : (tensor<4x16xf32>) -> tensor<1x1xf32>
+  %r = bwc.binary div %d, %v : (tensor<4x16xf32>, tensor<1x1xf32>) -> tensor<4x16xf32>
+  %t = bwc.transpose %r perm = [1, 0] : (tensor<4x16xf32>) -> tensor<16x4xf32>
+  return %t : tensor<16x4xf32>
+}
