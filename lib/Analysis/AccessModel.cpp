@@ -350,7 +350,10 @@ void Model::rowReduction(int64_t block) {
   for (unsigned k = 0; k < kernel.getNumResults(); ++k) {
     // A relaid result (relayoutChain) lands where its chain maps the
     // source's element, as the CUDA driver stores it.
-    chains.push_back(relayoutChain(ret->getOperand(k)));
+    SmallVector<Value> sources;
+    for (Operation *r : reduces)
+      sources.push_back(r->getOperand(0));
+    chains.push_back(relayoutChain(ret->getOperand(k), sources));
     bool moves = llvm::any_of(
         chains.back(), [](Operation *op) { return !keepsLinearOrder(op); });
     int64_t n = numel(kernel.getResultTypes()[k]);

@@ -172,10 +172,12 @@ bool mlir::bwc::keepsLinearOrder(Operation *op) {
   return true;
 }
 
-SmallVector<Operation *> mlir::bwc::relayoutChain(Value v) {
+SmallVector<Operation *> mlir::bwc::relayoutChain(Value v,
+                                                  ValueRange rowSources) {
   SmallVector<Operation *> chain;
   while (Operation *def = v.getDefiningOp()) {
-    if (!isa<ReshapeOp, TransposeOp, CastOp, UnaryOp>(def))
+    if (!isa<ReshapeOp, TransposeOp, CastOp, UnaryOp>(def) ||
+        llvm::is_contained(rowSources, v))
       break;
     chain.push_back(def);
     v = def->getOperand(0);
@@ -252,8 +254,8 @@ bool mlir::bwc::reductionValuesStayInRow(func::FuncOp kernel,
       return false;
     // Casts and unary ops keep the index: after a relayout they stay
     // relaid (bf16 programs cast a relaid f32 LayerNorm on the way out).
-    bool keepsIndex = isa<CastOp, UnaryOp>(op) &&
-                      relaid.contains(op.getOperand(0));
+    bool keepsIndex =
+        isa<CastOp, UnaryOp>(op) && relaid.contains(op.getOperand(0));
     if (keepsIndex || (isa<ReshapeOp, TransposeOp>(op) &&
                        (anyRelayout || keepsLinearOrder(&op)))) {
       relaid.insert(op.getResult(0));

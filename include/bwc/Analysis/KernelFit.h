@@ -56,8 +56,11 @@ bool keepsLinearOrder(Operation *op);
 
 /// The bwc.reshape, transpose, cast and unary ops that compute `v` from
 /// the value before them (its source), source first; empty when `v` is not
-/// computed by one.
-SmallVector<Operation *> relayoutChain(Value v);
+/// computed by one. The walk stops at a value of `rowSources` (the
+/// reductions' inputs): those are in the row's own order, whatever
+/// transposes computed them (ppocr_rec's LayerNorm over a transposed
+/// activation returns its input too: stored in row order, not strided).
+SmallVector<Operation *> relayoutChain(Value v, ValueRange rowSources = {});
 
 /// The linear index in the chain's result of the source's element
 /// `linear` (reshapes keep it; transposes permute it).

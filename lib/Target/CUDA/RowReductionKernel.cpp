@@ -23,8 +23,8 @@
 // nothing, so every barrier and shuffle is reached by the whole block.
 //
 //===----------------------------------------------------------------------===//
-#include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "KernelEmitters.h"
+#include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "bwc/Transforms/Passes.h"
@@ -117,10 +117,10 @@ private:
   /// (g * threadsPerRow + inRow) * vector (vector 1: inRow + j *
   /// threadsPerRow).
   Value position(int64_t j) {
-    Value first = vector == 1 ? t.inRow
-                              : arith::MulIOp::create(
-                                    b, loc, t.inRow,
-                                    indexConstant(b, loc, vector));
+    Value first = vector == 1
+                      ? t.inRow
+                      : arith::MulIOp::create(b, loc, t.inRow,
+                                              indexConstant(b, loc, vector));
     return arith::AddIOp::create(
         b, loc, first,
         indexConstant(b, loc,
@@ -250,9 +250,9 @@ FailureOr<Value> RowReduction::reduceElement(ReduceOp r, Value pos) {
   return k.elements.emit(b, loc, r.getInput(), inIndex);
 }
 
-FailureOr<SmallVector<Value>> RowReduction::inGroup(
-    int64_t g, ValueRange fallback,
-    function_ref<FailureOr<SmallVector<Value>>()> body) {
+FailureOr<SmallVector<Value>>
+RowReduction::inGroup(int64_t g, ValueRange fallback,
+                      function_ref<FailureOr<SmallVector<Value>>()> body) {
   if (!mayPassRow(g + vector - 1))
     return body();
   Value inRange = cmp(b, loc, arith::CmpIPredicate::ult, position(g), rowLen);
@@ -308,8 +308,8 @@ FailureOr<Value> RowReduction::reduceRow(ReduceOp r, bool first) {
         inGroup(g, fallback, [&]() -> FailureOr<SmallVector<Value>> {
           SmallVector<Value> out = {acc};
           for (int64_t j = g; j < g + vector; ++j) {
-            FailureOr<Value> x = atPosition(
-                j, [&](Value pos) { return reduceElement(r, pos); });
+            FailureOr<Value> x =
+                atPosition(j, [&](Value pos) { return reduceElement(r, pos); });
             if (failed(x))
               return failure();
             out[0] = combine(b, loc, r.getKind(), out[0], toF32(b, loc, *x));
@@ -347,8 +347,8 @@ LogicalResult RowReduction::epilogue() {
   auto onceInRow = [&](function_ref<LogicalResult(Value)> at) {
     OpBuilder::InsertionGuard g(b);
     auto once = scf::IfOp::create(b, loc,
-                                  cmp(b, loc, arith::CmpIPredicate::eq,
-                                      t.inRow, indexConstant(b, loc, 0)),
+                                  cmp(b, loc, arith::CmpIPredicate::eq, t.inRow,
+                                      indexConstant(b, loc, 0)),
                                   /*withElse=*/false);
     b.setInsertionPointToStart(&once.getThenRegion().front());
     return at(t.row);
@@ -363,9 +363,11 @@ LogicalResult RowReduction::epilogue() {
     // whole-row cases below are the same); the result is computed at that
     // index through the chain: the row's own element, bound reductions and
     // all.
-    SmallVector<Operation *> chain = relayoutChain(value);
-    bool moves =
-        llvm::any_of(chain, [](Operation *op) { return !keepsLinearOrder(op); });
+    SmallVector<Value> sources;
+    k.kernel.walk([&](ReduceOp r) { sources.push_back(r.getInput()); });
+    SmallVector<Operation *> chain = relayoutChain(value, sources);
+    bool moves = llvm::any_of(
+        chain, [](Operation *op) { return !keepsLinearOrder(op); });
     auto store = [&](Value linear) -> LogicalResult {
       Value at = moves ? relaidLinear(chain, linear) : linear;
       FailureOr<Value> s = k.elements.emitLinear(b, loc, value, at);
@@ -392,7 +394,8 @@ LogicalResult RowReduction::epilogue() {
                   return failure();
                 values.push_back(*v);
               }
-              Value first = arith::AddIOp::create(b, loc, rowStart, position(g));
+              Value first =
+                  arith::AddIOp::create(b, loc, rowStart, position(g));
               if (vector == 1) {
                 memref::StoreOp::create(b, loc, values.front(), buffer, first);
                 return SmallVector<Value>();
@@ -404,11 +407,11 @@ LogicalResult RowReduction::epilogue() {
                                                 ValueRange{first});
               // Groups start at multiples of `vector` in 16-byte aligned
               // buffers (docs/targets/cuda.md, "Kernel ABI").
-              st->setAttr("alignment",
-                          b.getI64IntegerAttr(std::min<int64_t>(
-                              16, vector * std::max<int64_t>(
-                                               1, elt.getIntOrFloatBitWidth() /
-                                                      8))));
+              st->setAttr(
+                  "alignment",
+                  b.getI64IntegerAttr(std::min<int64_t>(
+                      16, vector * std::max<int64_t>(
+                                       1, elt.getIntOrFloatBitWidth() / 8))));
               return SmallVector<Value>();
             });
         if (failed(done))
