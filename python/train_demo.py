@@ -6,12 +6,13 @@
       (not linearly separable), and an MLP classifier 2 -> 32 -> 32 -> 3
       (tanh) with random initializers: OUT_DIR/model.onnx, x.pb (N x 2
       f32), labels.pb (N i64).
-  train_demo.py accuracy MODEL WEIGHTS_DIR DATA_DIR [--min A]
-      Puts the trained weights (bwc-run --save-weights: NAME.pb per
-      parameter) into MODEL, compiles the inference model with bwc, runs it
-      on the training data and on a held-out set (the same arms, other
-      noise) and prints both accuracies; exits 1 when the held-out one is
-      below --min.
+  train_demo.py accuracy TRAINED_MODEL DATA_DIR [--min A]
+      Checks the trained model (bwc-run --save-weights OUT.onnx) with
+      ONNX's checker, counts the initializers that differ from
+      DATA_DIR/model.onnx's, compiles it for inference with bwc, runs it on
+      the training data and on a held-out set (the same arms, other noise)
+      and prints both accuracies; exits 1 when the held-out one is below
+      --min.
 """
 import argparse
 import os
@@ -84,15 +85,15 @@ def read(path):
     return numpy_helper.to_array(t)
 
 
-def accuracy(model_path, weights, data, minimum):
+def accuracy(model_path, data, minimum):
     import bwc
     m = onnx.load(model_path)
-    trained = 0
-    for init in m.graph.initializer:
-        path = os.path.join(weights, init.name + ".pb")
-        if os.path.exists(path):
-            init.CopyFrom(numpy_helper.from_array(read(path), init.name))
-            trained += 1
+    onnx.checker.check_model(m)
+    before = {i.name: numpy_helper.to_array(i) for i in
+              onnx.load(os.path.join(data, "model.onnx")).graph.initializer}
+    trained = sum(not np.array_equal(numpy_helper.to_array(i),
+                                     before[i.name])
+                  for i in m.graph.initializer)
     session = bwc.Session(bwc.compile(m))
     scores = {}
     for split, suffix in (("training", ""), ("held-out", "_test")):
@@ -115,14 +116,13 @@ def main():
     d.add_argument("--seed", type=int, default=0)
     a = sub.add_parser("accuracy")
     a.add_argument("model")
-    a.add_argument("weights")
     a.add_argument("data")
     a.add_argument("--min", type=float, default=0.0)
     args = p.parse_args()
     if args.cmd == "data":
         write_data(args.out, args.samples, args.seed)
         return 0
-    return accuracy(args.model, args.weights, args.data, args.min)
+    return accuracy(args.model, args.data, args.min)
 
 
 if __name__ == "__main__":

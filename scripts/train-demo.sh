@@ -5,7 +5,8 @@
 # --loss=cross-entropy: forward, loss, backward and the weight update in
 # one program) and run for STEPS full-batch steps by bwc-run --steps, the
 # weights persisting between steps in the executor's buffers. Prints the
-# falling loss, then the accuracy of the trained model (compiled for
+# falling loss, writes the trained model (bwc-run --save-weights
+# OUT.onnx), then the accuracy of that model (compiled for
 # inference) on the training set and on a held-out set.
 #
 #   bash scripts/train-demo.sh [STEPS] [LR]        (default 400 steps, 0.5)
@@ -30,7 +31,7 @@ echo "== bwc-compile --train=sgd:$lr --loss=cross-entropy"
 echo "== bwc-run --steps $steps (every 25th step)"
 "$B/bwc-run" "$out/step.bwc" --input x="$out/x.pb" \
   --input target="$out/labels.pb" --steps "$steps" \
-  --save-weights "$out/weights" --quiet > "$out/steps.txt"
+  --save-weights "$out/trained.onnx" --quiet > "$out/steps.txt"
 awk 'NR % 25 == 1' "$out/steps.txt"
 tail -1 "$out/steps.txt"
 first=$(head -1 "$out/steps.txt" | awk '{print $4}')
@@ -41,5 +42,5 @@ if ! awk -v a="$first" -v b="$last" 'BEGIN { exit !(b < a / 4) }'; then
 fi
 echo "== accuracy of the trained model"
 PYTHONPATH=${BWC_PYTHONPATH:-build/python} /usr/bin/python3 \
-  python/train_demo.py accuracy "$out/model.onnx" "$out/weights" "$out" \
+  python/train_demo.py accuracy "$out/trained.onnx" "$out" \
   --min "${BWC_DEMO_MIN_ACCURACY:-0.9}"

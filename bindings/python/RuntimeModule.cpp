@@ -219,6 +219,16 @@ public:
     return pairs;
   }
 
+  /// The trained ONNX model (serializeTrainedModel), as bytes.
+  py::bytes trainedModel() {
+    std::vector<HostTensor> state;
+    std::string error, bytes;
+    if (!exec_->readState(state, error) ||
+        !serializeTrainedModel(exec_->artifact(), state, bytes, error))
+      raise(error);
+    return py::bytes(bytes);
+  }
+
   static py::list toArrays(std::vector<HostTensor> &tensors) {
     py::list out;
     for (HostTensor &t : tensors) {
@@ -363,6 +373,7 @@ PYBIND11_MODULE(_runtime, m) {
       .def("device_name", &Session::deviceName)
       .def("run", &Session::run, py::arg("arrays"))
       .def("state", &Session::state)
+      .def("trained_model", &Session::trainedModel)
       .def("bench", &Session::bench, py::arg("arrays"), py::arg("warmup"),
            py::arg("iterations"))
       .def("launches", &Session::launches)

@@ -11,6 +11,7 @@
 
 #include "bwc/Analysis/AccessModel.h"
 #include "bwc/Import/ONNX/Importer.h"
+#include "bwc/Import/ONNX/WeightsTemplate.h"
 #include "bwc/InitAll.h"
 #include "bwc/Target/ArtifactBuilder.h"
 #include "bwc/Target/CPU/Pipeline.h"
@@ -722,6 +723,13 @@ FailureOr<CompileResult> mlir::bwc::compile(const ModelSource &source,
   TimingScope root = timing.getRootScope();
   TimingScope importTime = root.nest("import");
   std::string name = path.empty() ? std::string("<model>") : path.str();
+  // Optimizer steps from ONNX keep the model to write the trained weights
+  // back into.
+  std::string modelCopy, optimizer;
+  double lr = 0;
+  if (format != Format::mlir && o.emit == "artifact" &&
+      parseOptimizer(o.train, optimizer, lr))
+    importOptions.modelCopy = &modelCopy;
   OwningOpRef<ModuleOp> module;
   if (format == Format::mlir) {
     std::unique_ptr<llvm::MemoryBuffer> buffer;
@@ -748,6 +756,18 @@ FailureOr<CompileResult> mlir::bwc::compile(const ModelSource &source,
     return failure();
   importTime.stop();
   FailureOr<CompileResult> result = compileModuleTimed(*module, o, root);
+  if (succeeded(result) && !modelCopy.empty() &&
+      !result->artifact.state.empty()) {
+    // The trained model bwc-run --save-weights OUT.onnx writes
+    // (WeightsTemplate.h).
+    std::vector<TrainedTensor> state;
+    for (const ::bwc::rt::StateTensor &t : result->artifact.state)
+      state.push_back({t.desc.name, int32_t(t.desc.dtype), t.desc.shape});
+    std::string error;
+    if (!makeWeightsTemplate(modelCopy, state, result->artifact.modelTemplate,
+                             result->artifact.modelParameters, error))
+      return fail("the model to save trained weights into: " + error);
+  }
   diagnostics.flush();
   return result;
 }

@@ -324,6 +324,8 @@ void readPayload(Reader &r, Artifact &a) {
     s.buffer = r.u32("state buffer");
     s.update = r.u32("state update buffer");
   }
+  a.modelTemplate = r.str("model template");
+  readU32s(r, a.modelParameters, "model parameter list");
 }
 
 //===----------------------------------------------------------------------===//
@@ -593,6 +595,20 @@ std::string validateState(const Artifact &a) {
       return where + ": its update buffer " + std::to_string(s.update) +
              " must be a kernel result outside the arena";
   }
+  // The model parameters: ascending (so distinct) indices into the state
+  // list, and only with a model to write them into.
+  if (a.modelTemplate.empty() && !a.modelParameters.empty())
+    return "model parameters listed without a model template";
+  for (size_t i = 0; i < a.modelParameters.size(); ++i) {
+    uint32_t p = a.modelParameters[i];
+    if (p >= a.state.size())
+      return "model parameter " + std::to_string(i) + " is state " +
+             std::to_string(p) + " but there are " +
+             std::to_string(a.state.size());
+    if (i > 0 && p <= a.modelParameters[i - 1])
+      return "model parameters are not in ascending order at " +
+             std::to_string(i);
+  }
   return {};
 }
 
@@ -678,6 +694,8 @@ std::string serialize(const Artifact &a) {
     p.u32(s.buffer);
     p.u32(s.update);
   }
+  p.str(a.modelTemplate);
+  writeU32s(p, a.modelParameters);
 
   return sealPayload(p.out);
 }

@@ -363,6 +363,45 @@ bool makeDirectories(const std::string &path, std::string &error) {
   return true;
 }
 
+bool serializeTrainedModel(const Artifact &a,
+                           const std::vector<HostTensor> &state,
+                           std::string &out, std::string &error) {
+  if (a.modelTemplate.empty())
+    return error = "the artifact carries no ONNX model to write the weights "
+                   "into (it was not compiled from ONNX with --train=sgd:LR "
+                   "or adam:LR); give a folder for .pb files instead",
+           false;
+  if (state.size() != a.state.size())
+    return error = "expected " + std::to_string(a.state.size()) +
+                   " state tensors but got " + std::to_string(state.size()),
+           false;
+  constexpr uint64_t kGraph = 7, kInitializer = 5;
+  std::string graph;
+  for (uint32_t p : a.modelParameters) {
+    if (p >= state.size())
+      return error = "model parameter " + std::to_string(p) +
+                     " is not a state tensor",
+             false;
+    std::string t = serializeTensorProto(state[p]);
+    writeVarint(graph, kInitializer << 3 | kLen);
+    writeVarint(graph, t.size());
+    graph += t;
+  }
+  out = a.modelTemplate;
+  writeVarint(out, kGraph << 3 | kLen);
+  writeVarint(out, graph.size());
+  out += graph;
+  return true;
+}
+
+bool writeTrainedModel(const std::string &path, const Artifact &a,
+                       const std::vector<HostTensor> &state,
+                       std::string &error) {
+  std::string bytes;
+  return serializeTrainedModel(a, state, bytes, error) &&
+         writeWholeFile(path, bytes, error);
+}
+
 bool writeTensorFile(const std::string &path, const HostTensor &t,
                      std::string &error) {
   return writeWholeFile(path, serializeTensorProto(t), error);

@@ -279,6 +279,89 @@ def test_save_weights_writes_the_trained_model(tmp_path):
     assert out[0].shape == (16, 32)
 
 
+def test_bwc_run_save_weights_writes_onnx(tmp_path):
+    """`bwc-run --save-weights OUT.onnx` writes the model compiled for
+    training with its trained values: an initializer, a weight Constant
+    node (written back as an initializer) and an initializer from external
+    data take the state's values, one --trainable leaves out keeps its own,
+    the optimizer's moments are not written, and ONNX's checker accepts the
+    file. Python's save_weights(path) writes the same model."""
+    import subprocess
+    import onnx
+    from onnx import helper, numpy_helper
+    bin_dir = os.path.join(os.path.dirname(os.environ["PYTHONPATH"].split(
+        os.pathsep)[0]), "bin")
+    model = models.forward_mlp(layers=2, batch=4, width=8)
+    g = model.graph
+    w0 = next(i for i in g.initializer if i.name == "w0")
+    g.node.insert(0, helper.make_node("Constant", [], ["w0"], value=w0))
+    g.initializer.remove(w0)
+    src = tmp_path / "model.onnx"
+    onnx.save(model, str(src), save_as_external_data=True,
+              all_tensors_to_one_file=True, location="weights.bin",
+              size_threshold=200)
+    original = {i.name: numpy_helper.to_array(i, str(tmp_path))
+                for i in onnx.load(str(src), load_external_data=False)
+                .graph.initializer}
+    assert set(original) == {"w1", "b0", "b1"}
+    assert any(i.data_location == onnx.TensorProto.EXTERNAL for i in
+               onnx.load(str(src), load_external_data=False)
+               .graph.initializer)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((4, 8)).astype(np.float32)
+    t = rng.standard_normal((4, 8)).astype(np.float32)
+    for name, a in (("x", x), ("t", t)):
+        (tmp_path / (name + ".pb")).write_bytes(
+            numpy_helper.from_array(a, name).SerializeToString())
+    step = tmp_path / "step.bwc"
+    subprocess.run([os.path.join(bin_dir, "bwc-compile"), str(src), "-o",
+                    str(step), "--train=adam:0.01", "--trainable=w.*|b0"],
+                   check=True)
+    run = [os.path.join(bin_dir, "bwc-run"), str(step), "--input",
+           "x=" + str(tmp_path / "x.pb"), "--input",
+           "target=" + str(tmp_path / "t.pb"), "--steps", "3", "--quiet",
+           "--save-weights"]
+    subprocess.run(run + [str(tmp_path / "trained.onnx")], check=True)
+    subprocess.run(run + [str(tmp_path / "state")], check=True)
+    trained = onnx.load(str(tmp_path / "trained.onnx"))
+    onnx.checker.check_model(trained)
+    assert not any(n.op_type == "Constant" for n in trained.graph.node)
+    got = {i.name: numpy_helper.to_array(i)
+           for i in trained.graph.initializer}
+    assert sorted(got) == ["b0", "b1", "w0", "w1"]
+    for name in ("w0", "w1", "b0"):
+        pb = onnx.TensorProto()
+        pb.ParseFromString((tmp_path / "state" / (name + ".pb"))
+                           .read_bytes())
+        np.testing.assert_array_equal(got[name], numpy_helper.to_array(pb))
+        if name != "w0":
+            assert not np.array_equal(got[name], original[name]), name
+    np.testing.assert_array_equal(got["b1"], original["b1"])
+    assert (tmp_path / "state" / "adam.step.pb").exists()
+    # The Python API writes the same model from the artifact.
+    session = bwc.Session(bwc.compile(str(src), train="adam:0.01",
+                                      trainable="w.*|b0"))
+    for _ in range(3):
+        session.run(None, {"x": x, "target": t})
+    session.save_weights(tmp_path / "py.onnx")
+    py = {i.name: numpy_helper.to_array(i) for i in
+          onnx.load(str(tmp_path / "py.onnx")).graph.initializer}
+    assert sorted(py) == sorted(got)
+    for name in got:
+        np.testing.assert_allclose(py[name], got[name], rtol=1e-6,
+                                   atol=1e-7)
+    # A gradient step has no state to write.
+    grad = tmp_path / "grad.bwc"
+    subprocess.run([os.path.join(bin_dir, "bwc-compile"), str(src), "-o",
+                    str(grad), "--train=grad"], check=True)
+    r = subprocess.run([os.path.join(bin_dir, "bwc-run"), str(grad),
+                        "--input", "x=" + str(tmp_path / "x.pb"), "--input",
+                        "target=" + str(tmp_path / "t.pb"),
+                        "--save-weights", str(tmp_path / "g.onnx")],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "has no trained state" in r.stderr
+
+
 def test_optimizer_errors():
     model = models.forward_mlp()
     m32, _ = grad_check.weights_as_inputs(model)

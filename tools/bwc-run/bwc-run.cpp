@@ -31,6 +31,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <map>
+#include <string_view>
 #include <sys/stat.h>
 
 using namespace bwc::rt;
@@ -44,7 +45,8 @@ struct Options {
   /// --steps: runs of the inputs (training steps: the loss of each).
   int steps = 1;
   /// --save-weights: where the state (trained parameters) goes after the
-  /// runs: a folder of NAME.pb files.
+  /// runs: the trained ONNX model (a path ending in .onnx) or a folder of
+  /// NAME.pb files.
   std::string saveWeights;
   double tolerance = -1; ///< < 0: the ONNX backend-test elementwise rule
   /// With --tolerance: an output also passes when its max abs error is at
@@ -76,6 +78,10 @@ Inputs and outputs:
   --output-dir DIR       write output_K.pb files (DIR is created)
   --steps N              run N times (training steps: prints each loss;
                          the state persists between runs)
+  --save-weights OUT.onnx
+                         after the runs, write the trained model: the
+                         ONNX model compiled, its trained initializers
+                         holding the state's values
   --save-weights DIR     after the runs, write the trained state (the
                          parameters, optimizer moments) as DIR/NAME.pb
   --check CASE_DIR       run every test_data_set_* of an ONNX test case and
@@ -589,14 +595,27 @@ int runOnce(Executor &exec, const Options &o,
     if (exec.artifact().state.empty())
       return fail("--save-weights: the artifact has no trained state "
                   "(compile with --train=sgd:LR or adam:LR)");
-    if (!exec.readState(state, error) || !makeDirectories(o.saveWeights, error))
+    if (!exec.readState(state, error))
       return fail("--save-weights: " + error);
-    for (const HostTensor &t : state)
-      if (!writeTensorFile(o.saveWeights + "/" + t.desc.name + ".pb", t, error))
+    std::string_view path = o.saveWeights;
+    if (path.size() > 5 && path.substr(path.size() - 5) == ".onnx") {
+      if (!writeTrainedModel(o.saveWeights, exec.artifact(), state, error))
         return fail("--save-weights: " + error);
-    if (!o.quiet)
-      std::printf("saved %zu state tensors to %s\n", state.size(),
-                  o.saveWeights.c_str());
+      if (!o.quiet)
+        std::printf("saved the trained model (%zu parameters) to %s\n",
+                    exec.artifact().modelParameters.size(),
+                    o.saveWeights.c_str());
+    } else {
+      if (!makeDirectories(o.saveWeights, error))
+        return fail("--save-weights: " + error);
+      for (const HostTensor &t : state)
+        if (!writeTensorFile(o.saveWeights + "/" + t.desc.name + ".pb", t,
+                             error))
+          return fail("--save-weights: " + error);
+      if (!o.quiet)
+        std::printf("saved %zu state tensors to %s\n", state.size(),
+                    o.saveWeights.c_str());
+    }
   }
   for (size_t k = 0; k < outputs.size(); ++k) {
     const TensorDesc &d = outputs[k].desc;

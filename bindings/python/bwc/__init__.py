@@ -486,11 +486,26 @@ class Session:
             raise RuntimeError(str(e)) from None
         return {name: array for name, array in pairs}
 
-    def save_weights(self, model, path):
-        """Writes `model` (the ONNX model compiled for training: a path or
-        ModelProto) with its trained parameters to `path`: each initializer
-        (or weight Constant node) the step trained takes its value from
-        state()."""
+    def save_weights(self, model, path=None):
+        """Writes the trained model as ONNX.
+
+        `save_weights(path)`: the model the artifact was compiled from
+        (an optimizer step compiled from ONNX carries it), its trained
+        initializers holding state()'s values, as `bwc-run --save-weights
+        OUT.onnx` writes it.
+
+        `save_weights(model, path)`: `model` (the ONNX model compiled for
+        training: a path or ModelProto) with its trained parameters: each
+        initializer (or weight Constant node) the step trained takes its
+        value from state()."""
+        if path is None:
+            try:
+                data = self._rt.trained_model()
+            except _runtime.Error as e:
+                raise RuntimeError(str(e)) from None
+            with open(_os.fspath(model), "wb") as f:
+                f.write(data)
+            return
         import onnx
         from onnx import numpy_helper
         m = onnx.load(model) if isinstance(model, (str, _os.PathLike)) \

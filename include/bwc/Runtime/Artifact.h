@@ -189,6 +189,14 @@ struct Artifact {
   std::string report;
   /// Training steps with an optimizer: the state the runs carry.
   std::vector<StateTensor> state;
+  /// Training steps with an optimizer compiled from ONNX: the model without
+  /// its trained parameters (a serialized ModelProto), which
+  /// `bwc-run --save-weights OUT.onnx` completes with the state's values
+  /// (TensorFile.h, serializeTrainedModel); empty otherwise.
+  std::string modelTemplate;
+  /// The entries of `state` that are the model's parameters (the others are
+  /// an optimizer's moments), ascending.
+  std::vector<uint32_t> modelParameters;
 };
 
 /// Serializes with the header, format version and checksum.
@@ -208,7 +216,7 @@ bool writeArtifactFile(const std::string &path, const Artifact &a,
                        std::string &error);
 
 /// Current format version; readers refuse others.
-constexpr uint32_t kArtifactVersion = 4;
+constexpr uint32_t kArtifactVersion = 5;
 
 } // namespace bwc::rt
 

@@ -49,11 +49,28 @@ bool readTensorFile(const std::string &path, HostTensor &t, std::string &error);
 bool writeTensorFile(const std::string &path, const HostTensor &t,
                      std::string &error);
 
-/// "2x3", or "scalar" for rank 0.
+/// The trained model of a training step (`bwc-run --save-weights
+/// OUT.onnx`): the artifact's modelTemplate followed by one `graph` field
+/// (ModelProto field 7) of `initializer` fields (GraphProto field 5), the
+/// state tensors that modelParameters lists, as serializeTensorProto
+/// writes them. A protobuf parser merges a repeated occurrence of an
+/// embedded message field (repeated fields concatenate), so the file reads
+/// as the model with those initializers. `state` is Executor::readState's,
+/// in the artifact's state order. False with `error` when the artifact
+/// carries no model template.
+bool serializeTrainedModel(const Artifact &a,
+                           const std::vector<HostTensor> &state,
+                           std::string &out, std::string &error);
+/// serializeTrainedModel into the file `path`; errors name the file.
+bool writeTrainedModel(const std::string &path, const Artifact &a,
+                       const std::vector<HostTensor> &state,
+                       std::string &error);
+
 /// Creates the folder `path` and any missing parents (mkdir -p); false with
 /// `error` naming the part that could not be created.
 bool makeDirectories(const std::string &path, std::string &error);
 
+/// "2x3", or "scalar" for rank 0.
 std::string formatShape(const std::vector<int64_t> &shape);
 
 } // namespace bwc::rt

@@ -1102,8 +1102,27 @@ mlir::bwc::importOnnxBuffer(StringRef bytes, bool isText, StringRef bufferName,
   if (!model.has_graph() || model.ir_version() <= 0)
     return emitError(loc) << "is not an ONNX model (no graph or IR version)",
            nullptr;
+  std::optional<onnx::ModelProto> original;
+  if (options.modelCopy)
+    original = model;
   GraphImporter importer(ctx, options, bufferName, baseDir);
-  return importer.run(model);
+  OwningOpRef<ModuleOp> module = importer.run(model);
+  if (module && original) {
+    // The import read every external file already (and checked it), so
+    // reading them again for the copy cannot fail but by a race.
+    onnx::GraphProto &graph = *original->mutable_graph();
+    if (options.trainable)
+      constantNodesToInitializers(graph);
+    for (auto &init : *graph.mutable_initializer())
+      if (failed(onnx_import::loadExternalData(init, baseDir, [&] {
+            return emitError(loc) << "initializer '" << init.name() << "' ";
+          })))
+        return nullptr;
+    if (!original->SerializeToString(options.modelCopy))
+      return emitError(loc) << "cannot be serialized again (over 2 GiB?)",
+             nullptr;
+  }
+  return module;
 }
 
 OwningOpRef<ModuleOp>

@@ -108,7 +108,7 @@ TEST(ArtifactTest, RoundTrip) {
 TEST(ArtifactTest, HeaderLayout) {
   std::string bytes = serialize(sample());
   EXPECT_EQ(std::memcmp(bytes.data(), "BWCARTF\0", 8), 0);
-  EXPECT_EQ(bytes[8], 4);                 // version, little-endian u32
+  EXPECT_EQ(bytes[8], 5);                 // version, little-endian u32
   EXPECT_EQ(readU64(bytes, 8) >> 32, 0u); // reserved
   EXPECT_EQ(readU64(bytes, 16), bytes.size() - 32);
   EXPECT_EQ(readU64(bytes, 24), fnv(bytes, 32));
@@ -156,7 +156,7 @@ TEST(ArtifactTest, BadHeader) {
   bad = bytes;
   bad[8] = 1;
   EXPECT_EQ(errorOf(bad),
-            "artifact format version 1 is not supported (expected 4)");
+            "artifact format version 1 is not supported (expected 5)");
   bad = bytes;
   bad[12] = 1;
   EXPECT_TRUE(startsWith(errorOf(bad), "artifact header is malformed"));
@@ -180,7 +180,7 @@ TEST(ArtifactTest, HostileCountsDoNotAllocate) {
   writeU64(bad, 32 + 8 + 3, uint64_t(1) << 60);
   reseal(bad);
   EXPECT_EQ(errorOf(bad), "artifact is malformed: tensor list count "
-                          "1152921504606846976 exceeds the 128 bytes left");
+                          "1152921504606846976 exceeds the 144 bytes left");
 }
 
 TEST(ArtifactTest, ExtraPayloadBytes) {
@@ -340,6 +340,34 @@ TEST(ArtifactTest, InvalidState) {
   a.buffers[6].arenaOffset = 0;
   EXPECT_EQ(errorOf(a), "invalid artifact: state 0 'w': its update buffer 6 "
                         "must be a kernel result outside the arena");
+}
+
+TEST(ArtifactTest, ModelTemplateRoundTrips) {
+  Artifact a = sampleWithState();
+  a.modelTemplate = std::string("\x08\x07\0", 3);
+  a.modelParameters = {0};
+  std::string bytes = serialize(a);
+  Artifact b;
+  std::string error;
+  ASSERT_TRUE(deserialize(bytes, b, error)) << error;
+  EXPECT_EQ(b.modelTemplate, a.modelTemplate);
+  EXPECT_EQ(b.modelParameters, a.modelParameters);
+  EXPECT_EQ(serialize(b), bytes);
+}
+
+TEST(ArtifactTest, InvalidModelParameters) {
+  Artifact a = sampleWithState();
+  a.modelParameters = {0};
+  EXPECT_EQ(errorOf(a), "invalid artifact: model parameters listed without "
+                        "a model template");
+  a.modelTemplate = "m";
+  a.modelParameters = {1};
+  EXPECT_EQ(errorOf(a), "invalid artifact: model parameter 0 is state 1 but "
+                        "there are 1");
+  a.state.push_back(a.state[0]);
+  a.modelParameters = {0, 0};
+  EXPECT_EQ(errorOf(a), "invalid artifact: model parameters are not in "
+                        "ascending order at 1");
 }
 
 TEST(ArtifactTest, CudaLaunchConfigurationRoundTrips) {

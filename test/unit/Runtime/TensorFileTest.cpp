@@ -182,6 +182,48 @@ TEST(TensorFileTest, UnknownFieldsAreSkipped) {
   EXPECT_EQ(t.data, bytesOf<float>({1, 2}));
 }
 
+/// The trained model bwc-run --save-weights OUT.onnx writes parses, with
+/// libprotobuf and libonnx's ModelProto, as the template's model with the
+/// listed state tensors appended to its initializers (a repeated `graph`
+/// field merges), the other state left out.
+TEST(TensorFileTest, TrainedModelMergesIntoTheTemplate) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  onnx::GraphProto *g = m.mutable_graph();
+  g->set_name("g");
+  g->add_node()->set_op_type("MatMul");
+  *g->add_initializer() = proto(onnx::TensorProto::INT64, {1});
+  g->mutable_initializer(0)->add_int64_data(7);
+  Artifact a;
+  a.modelTemplate = m.SerializeAsString();
+  a.state = {{{"w", DType::f32, {2}}, 0, 0}, {{"adam.step", DType::f32, {}}, 0, 0},
+             {{"b", DType::f32, {1}}, 0, 0}};
+  a.modelParameters = {0, 2};
+  std::vector<HostTensor> state = {{a.state[0].desc, bytesOf<float>({1, 2})},
+                                   {a.state[1].desc, bytesOf<float>({3})},
+                                   {a.state[2].desc, bytesOf<float>({4})}};
+  std::string bytes, error;
+  ASSERT_TRUE(serializeTrainedModel(a, state, bytes, error)) << error;
+  onnx::ModelProto back;
+  ASSERT_TRUE(back.ParseFromString(bytes));
+  EXPECT_EQ(back.ir_version(), 8);
+  EXPECT_EQ(back.graph().name(), "g");
+  ASSERT_EQ(back.graph().node_size(), 1);
+  ASSERT_EQ(back.graph().initializer_size(), 3);
+  EXPECT_EQ(back.graph().initializer(0).name(), "t");
+  EXPECT_EQ(back.graph().initializer(1).name(), "w");
+  EXPECT_EQ(back.graph().initializer(1).raw_data(),
+            std::string(reinterpret_cast<const char *>(state[0].data.data()),
+                        8));
+  EXPECT_EQ(back.graph().initializer(2).name(), "b");
+  // No template: the error says what to do instead.
+  a.modelTemplate.clear();
+  EXPECT_FALSE(serializeTrainedModel(a, state, bytes, error));
+  EXPECT_NE(error.find("give a folder for .pb files instead"),
+            std::string::npos);
+}
+
 TEST(TensorFileTest, Errors) {
   using TP = onnx::TensorProto;
   TP p = proto(TP::FLOAT, {2, 3});

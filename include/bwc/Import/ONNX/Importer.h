@@ -69,6 +69,13 @@ struct OnnxImportOptions {
   /// one the model also lists as a graph input stays an input (its value
   /// given at run time). Unset: initializers are constants.
   std::optional<std::string> trainable;
+  /// When set (training steps with an optimizer): receives the model as a
+  /// serialized ModelProto, as parsed (before --input-shape or
+  /// --input-value bound anything), with the float Constant nodes
+  /// `trainable` sees as initializers turned into initializers and all
+  /// external data read into the file: the base of the model
+  /// `bwc-run --save-weights OUT.onnx` writes (WeightsTemplate.h).
+  std::string *modelCopy = nullptr;
 };
 
 /// Parses `--input-shape` values of the form `NAME=D0xD1x...` (a scalar is
