@@ -107,6 +107,10 @@ struct Memory {
   int64_t rematBudget = 0, rematArenaBefore = 0, rematArenaAfter = 0,
           rematOps = 0, rematFlops = 0, rematBytes = 0;
   std::string rematStrategy;
+  /// Training state: the tensors an optimizer step updates, how many of
+  /// them its kernels write in place (bwc.state_inplace), and the bytes the
+  /// executor copies after each run for the others.
+  int64_t stateTensors = 0, stateInPlace = 0, stateCopiedBytes = 0;
 };
 
 Memory readMemory(func::FuncOp program) {
@@ -128,6 +132,21 @@ Memory readMemory(func::FuncOp program) {
   m.rematBytes = get("bwc.remat_extra_bytes");
   if (auto s = program->getAttrOfType<StringAttr>("bwc.remat_strategy"))
     m.rematStrategy = s.str();
+  auto ret = cast<func::ReturnOp>(program.getBody().front().getTerminator());
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    if (!program.getResultAttr(i, "bwc.state_update"))
+      continue;
+    ++m.stateTensors;
+    auto call = v.getDefiningOp<func::CallOp>();
+    auto claim = call ? call->getAttrOfType<DenseI64ArrayAttr>(
+                            "bwc.state_inplace")
+                      : DenseI64ArrayAttr();
+    unsigned k = call ? cast<OpResult>(v).getResultNumber() : 0;
+    if (claim && k < claim.size() && claim[k] >= 0)
+      ++m.stateInPlace;
+    else
+      m.stateCopiedBytes += tensorBytes(v.getType());
+  }
   return m;
 }
 
@@ -194,6 +213,11 @@ reportToJson(const ProgramCost &unfused, const ProgramCost &compiled,
                                       {"lower_bound_bytes", memory.lowerBound},
                                       {"no_reuse_bytes", memory.noReuse},
                                       {"planner", memory.planner}};
+  if (memory.stateTensors)
+    root["state"] =
+        llvm::json::Object{{"tensors", memory.stateTensors},
+                           {"updated_in_place", memory.stateInPlace},
+                           {"copied_bytes_per_run", memory.stateCopiedBytes}};
   if (memory.rematBudget)
     root["remat"] = llvm::json::Object{
         {"budget_bytes", memory.rematBudget},
@@ -286,6 +310,10 @@ void printReport(const ProgramCost &unfused, const ProgramCost &compiled,
                      ratio(memory.arena, memory.lowerBound),
                      (long long)memory.noReuse,
                      ratio(memory.arena, memory.noReuse));
+  if (memory.stateTensors)
+    os << "state: " << memory.stateTensors << " tensors, "
+       << memory.stateInPlace << " updated in place, "
+       << memory.stateCopiedBytes << " bytes copied after each run\n";
   if (memory.rematBudget)
     os << "== rematerialization (budget " << memory.rematBudget << " bytes, "
        << memory.rematStrategy << ")\n"

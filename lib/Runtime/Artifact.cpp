@@ -590,10 +590,13 @@ std::string validateState(const Artifact &a) {
       return where + " has " + std::to_string(s.desc.bytes()) +
              " bytes but its buffers hold " + std::to_string(b.bytes) +
              " and " + std::to_string(u.bytes);
-    if (u.kind == BufferKind::input || u.kind == BufferKind::weight ||
-        u.arenaOffset != kNoArenaOffset || s.update == s.buffer)
+    // update == buffer: a kernel writes the new value in place.
+    if (s.update != s.buffer &&
+        (u.kind == BufferKind::input || u.kind == BufferKind::weight ||
+         u.arenaOffset != kNoArenaOffset))
       return where + ": its update buffer " + std::to_string(s.update) +
-             " must be a kernel result outside the arena";
+             " must be a kernel result outside the arena (or the state's "
+             "own buffer)";
   }
   // The model parameters: ascending (so distinct) indices into the state
   // list, and only with a model to write them into.

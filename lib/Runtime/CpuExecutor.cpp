@@ -195,7 +195,9 @@ bool CpuExecutor::run(const std::vector<TensorRef> &inputs,
   // and the outputs (which may be state, such as the loss scale used) are
   // copied out.
   for (const StateTensor &s : a.state)
-    std::memcpy(bufferPtrs_[s.buffer], bufferPtrs_[s.update], s.desc.bytes());
+    if (s.update != s.buffer) // else updated in place
+      std::memcpy(bufferPtrs_[s.buffer], bufferPtrs_[s.update],
+                  s.desc.bytes());
   return true;
 }
 

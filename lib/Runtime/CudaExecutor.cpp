@@ -438,7 +438,8 @@ bool CudaExecutor::run(const std::vector<TensorRef> &inputs,
   // and the outputs (which may be state, such as the loss scale used) are
   // copied out.
   for (const StateTensor &s : a.state)
-    if (!check(driver_->api().cuMemcpyDtoDAsync(bufferPtrs_[s.buffer],
+    if (s.update != s.buffer && // else updated in place
+        !check(driver_->api().cuMemcpyDtoDAsync(bufferPtrs_[s.buffer],
                                                 bufferPtrs_[s.update],
                                                 s.desc.bytes(), stream_),
                "cannot update state '" + s.desc.name + "'", error))

@@ -46,6 +46,9 @@ FailureOr<rt::DType> mlir::bwc::toRuntimeType(Type t) {
 
 namespace {
 
+/// A state tensor's update buffer before the program's return names it.
+constexpr uint32_t kNoUpdate = ~uint32_t(0);
+
 /// Bytes of a constant in the runtime's layout (bools one byte each).
 FailureOr<std::string> elementsBytes(Operation *op, ElementsAttr value) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -144,7 +147,7 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
       if (failed(d) || failed(id))
         return failure();
       stateBuffers[name.getValue()] = *id;
-      a.state.push_back({*d, *id, 0});
+      a.state.push_back({*d, *id, kNoUpdate});
       continue;
     }
     FailureOr<uint32_t> id = addBuffer(arg, rt::BufferKind::input);
@@ -182,7 +185,24 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
       }
       // Arena offsets chosen by bwc-plan-buffers (-1: outside the arena).
       auto offsets = call->getAttrOfType<DenseI64ArrayAttr>("bwc.offsets");
+      // State updates written over the state's own buffer.
+      auto stateInPlace =
+          call->getAttrOfType<DenseI64ArrayAttr>("bwc.state_inplace");
       for (auto [i, r] : llvm::enumerate(call.getResults())) {
+        if (stateInPlace && i < stateInPlace.size() && stateInPlace[i] >= 0) {
+          int64_t j = stateInPlace[i];
+          Value state =
+              j < call.getNumOperands() ? call.getOperand(j) : Value();
+          auto arg = dyn_cast_or_null<BlockArgument>(state);
+          if (!arg || !program.getArgAttr(arg.getArgNumber(), "bwc.state"))
+            return call.emitError() << "expects operand " << j
+                                    << " (bwc.state_inplace) to be a state "
+                                       "argument",
+                   failure();
+          bufferOf[r] = bufferOf[state];
+          launch.args.push_back(bufferOf[state]);
+          continue;
+        }
         FailureOr<uint32_t> id = addBuffer(r, rt::BufferKind::intermediate);
         if (failed(id))
           return failure();
@@ -202,6 +222,13 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
                 i, "bwc.state_update")) {
           auto it = stateBuffers.find(of.getValue());
           uint32_t id = bufferOf.lookup(v);
+          if (it != stateBuffers.end() && id == it->second) {
+            // Written in place (bwc.state_inplace): nothing to copy.
+            for (rt::StateTensor &s : a.state)
+              if (s.buffer == it->second)
+                s.update = id;
+            continue;
+          }
           if (it == stateBuffers.end() ||
               a.buffers[id].kind != rt::BufferKind::intermediate)
             return program.emitError()
@@ -240,7 +267,7 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
            failure();
   }
   for (const rt::StateTensor &s : a.state)
-    if (!s.update)
+    if (s.update == kNoUpdate)
       return program.emitError() << "expects state '" << s.desc.name
                                  << "' to have an update result",
              failure();

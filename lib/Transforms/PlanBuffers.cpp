@@ -187,6 +187,77 @@ SmallVector<func::CallOp> memoryAwareOrder(ArrayRef<func::CallOp> program,
   return order;
 }
 
+/// Training state updated in place: the kernel that computes the new
+/// value of a state argument (a program result marked `bwc.state_update`)
+/// may write it over the argument's own buffer when that launch is the
+/// argument's last reader in `order` and the kernel passes the in-place
+/// rule of elementwise kernels (InPlace.h). The executor then has no copy
+/// to make after the run. Records `bwc.state_inplace` on the call (the
+/// operand index each result overwrites, -1 none); with `remarks`,
+/// explains each update left to the copy.
+void claimStateUpdates(func::FuncOp program, ArrayRef<func::CallOp> order,
+                       SymbolTable &symbols, bool remarks) {
+  Block &block = program.getBody().front();
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  DenseMap<Operation *, int64_t> stepOf;
+  for (auto [i, call] : llvm::enumerate(order)) {
+    stepOf[call] = i;
+    call->removeAttr("bwc.state_inplace");
+  }
+  DenseMap<Value, int64_t> returnedCount;
+  for (Value v : ret.getOperands())
+    ++returnedCount[v];
+  DenseMap<Operation *, SmallVector<int64_t>> claims;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    auto of = program.getResultAttrOfType<StringAttr>(i, "bwc.state_update");
+    auto call = v.getDefiningOp<func::CallOp>();
+    if (!of || !call || !stepOf.count(call))
+      continue;
+    BlockArgument state;
+    for (BlockArgument a : program.getArguments())
+      if (auto n = program.getArgAttrOfType<StringAttr>(a.getArgNumber(),
+                                                        "bwc.name");
+          n && n == of && program.getArgAttr(a.getArgNumber(), "bwc.state"))
+        state = a;
+    if (!state)
+      continue;
+    unsigned k = cast<OpResult>(v).getResultNumber();
+    std::string why;
+    SmallVector<unsigned> uses;
+    for (auto [j, operand] : llvm::enumerate(call.getOperands()))
+      if (operand == state)
+        uses.push_back(j);
+    int64_t step = stepOf[call];
+    if (uses.size() != 1)
+      why = uses.empty() ? "the kernel does not read the state"
+                         : "the kernel takes the state twice";
+    else if (returnedCount[state] || returnedCount[v] != 1)
+      why = "the state or its update is also a program output";
+    else if (state.getType() != v.getType())
+      why = "the update has another type";
+    for (Operation *user : state.getUsers())
+      if (why.empty() && stepOf.count(user) && stepOf[user] > step)
+        why = "launch " + std::to_string(stepOf[user]) +
+              " reads the state after it";
+    if (why.empty())
+      why = kernelInPlaceRefusal(
+          symbols.lookup<func::FuncOp>(call.getCallee()), k, uses[0]);
+    if (!why.empty()) {
+      if (remarks)
+        call.emitRemark() << "result " << k << " (the update of state "
+                          << of << ") is copied after the run, not written "
+                          << "in place: " << why;
+      continue;
+    }
+    SmallVector<int64_t> &claim = claims[call];
+    claim.resize(call.getNumResults(), -1);
+    claim[k] = uses[0];
+  }
+  Builder b(program.getContext());
+  for (auto &[call, claim] : claims)
+    call->setAttr("bwc.state_inplace", b.getDenseI64ArrayAttr(claim));
+}
+
 struct PlanBuffersPass
     : public bwc::impl::PlanBuffersPassBase<PlanBuffersPass> {
   using PlanBuffersPassBase::PlanBuffersPassBase;
@@ -274,6 +345,8 @@ struct PlanBuffersPass
       else
         call->removeAttr("bwc.inplace");
     }
+    if (inPlace)
+      claimStateUpdates(program, calls, symbols, remarks);
     program->setAttr("bwc.arena_bytes", b.getI64IntegerAttr(plan.arenaBytes));
     program->setAttr("bwc.lower_bound_bytes",
                      b.getI64IntegerAttr(plan.lowerBoundBytes));

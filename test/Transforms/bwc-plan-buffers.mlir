@@ -119,3 +119,36 @@ func.func @main(%x: tensor<1024xf32>, %y: tensor<1024xf32>) -> tensor<f32> {
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// Tests that a training step's elementwise update kernel writes the new
+// state over the state's own buffer when it is the state's last reader
+// (bwc.state_inplace: the operand each result overwrites), so the executor
+// copies nothing after the run.
+// CHECK-LABEL: func.func @main
+// CHECK: call @main_k0_binary_mul
+// CHECK: call @main_k2_binary_sub(%{{.*}}, %{{.*}}) {bwc.offsets = array<i64: -1>, bwc.state_inplace = array<i64: 0>}
+func.func @main(%x: tensor<64xf32>, %w: tensor<64xf32> {bwc.name = "w", bwc.state}) -> (tensor<f32>, tensor<64xf32> {bwc.state_update = "w"}) {
+  %0 = bwc.binary mul %x, %w : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %1 = bwc.reduce sum %0 axes = [0] keepdims = false : (tensor<64xf32>) -> tensor<f32>
+  %2 = bwc.binary sub %w, %x : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %1, %2 : tensor<f32>, tensor<64xf32>
+}
+
+// -----
+
+// Tests that an update computed before a later launch reads the old state,
+// or by a kernel that is not elementwise, is left to the copy after the run.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: bwc.state_inplace
+// CHECK: return
+func.func @main(%x: tensor<4x4xf32>, %w: tensor<4x4xf32> {bwc.name = "w", bwc.state}, %v: tensor<4x4xf32> {bwc.name = "v", bwc.state}) -> (tensor<f32>, tensor<4x4xf32> {bwc.state_update = "w"}, tensor<4x4xf32> {bwc.state_update = "v"}) {
+  // expected-remark @+1 {{result 0 (the update of state "w") is copied after the run, not written in place: launch 1 reads the state after it}}
+  %u = bwc.binary sub %w, %x : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %0 = bwc.binary mul %x, %w : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = bwc.reduce sum %0 axes = [0, 1] keepdims = false : (tensor<4x4xf32>) -> tensor<f32>
+  // expected-remark @+1 {{result 0 (the update of state "v") is copied after the run, not written in place: the kernel runs 'bwc.matmul', which is not elementwise}}
+  %m = bwc.matmul %v, %x : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %1, %u, %m : tensor<f32>, tensor<4x4xf32>, tensor<4x4xf32>
+}

@@ -419,6 +419,10 @@ def PlanBuffersPass : Pass<"bwc-plan-buffers", "::mlir::ModuleOp"> {
     kernel is elementwise (only bwc.unary/binary/select/cast/constant) and
     reads the operand only at its own shape in ops before (or at) the one
     producing the result, so every element is read before it is overwritten.
+    The same rule lets an optimizer step's update of a state argument (a
+    result marked `bwc.state_update`) overwrite the state's own buffer when
+    that launch is the state's last reader (`bwc.state_inplace` on the
+    call: the operand index each result overwrites, -1 none).
 
     Decisions are attributes. On each call: `bwc.offsets` (one arena offset
     per result, -1 outside the arena) and, when one is taken, `bwc.inplace`

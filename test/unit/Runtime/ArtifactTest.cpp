@@ -333,13 +333,22 @@ TEST(ArtifactTest, InvalidState) {
   EXPECT_EQ(with([](StateTensor &s) { s.desc.shape = {3}; }),
             "invalid artifact: state 0 'w' has 12 bytes but its buffers "
             "hold 24 and 24");
-  EXPECT_EQ(with([](StateTensor &s) { s.update = 3; }),
-            "invalid artifact: state 0 'w': its update buffer 3 must be a "
-            "kernel result outside the arena");
+  // The state's own buffer: updated in place by a kernel.
   Artifact a = sampleWithState();
+  a.state[0].update = 3;
+  Artifact back;
+  std::string error;
+  EXPECT_TRUE(deserialize(serialize(a), back, error)) << error;
+  a = sampleWithState();
   a.buffers[6].arenaOffset = 0;
   EXPECT_EQ(errorOf(a), "invalid artifact: state 0 'w': its update buffer 6 "
-                        "must be a kernel result outside the arena");
+                        "must be a kernel result outside the arena (or the "
+                        "state's own buffer)");
+  a = sampleWithState();
+  a.buffers[6].kind = BufferKind::weight;
+  EXPECT_EQ(errorOf(a), "invalid artifact: state 0 'w': its update buffer 6 "
+                        "must be a kernel result outside the arena (or the "
+                        "state's own buffer)");
 }
 
 TEST(ArtifactTest, ModelTemplateRoundTrips) {
