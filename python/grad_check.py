@@ -154,20 +154,44 @@ def check(model, input_shapes=None, loss="mse", directions=3, eps=1e-5,
 
 
 def precision_error(model, precision, input_shapes=None, loss="mse",
-                    loss_scale="auto", seed=0):
+                    loss_scale="auto", seed=0, calibrate_trials=None,
+                    info=None):
     """The relative L2 error of every gradient of the `precision` training
     step (`loss_scale`: auto is none for a gradient step; "dynamic" then
     returns the first step's gradients, Inf when the initial 65536
     overflows) against the fp32 step's, on the same random inputs:
-    {name: error}."""
+    {name: error}. With `calibrate_trials`, the low-precision step is
+    compiled with --calibrate on one data set of other random inputs (seed
+    + 100) and that many validation trials, so the inputs compared are
+    held out; `info` (a dict) then receives the calibration report and the
+    static DRAM bytes of the fp32, uncalibrated and calibrated steps."""
+    import tempfile
     rng = np.random.default_rng(seed)
     if isinstance(model, str):
         model = onnx.load(model)
     m32, weights = weights_as_inputs(model)
     kw = dict(input_shapes=input_shapes, train="grad", loss=loss)
-    ref = bwc.Session(bwc.compile(m32, **kw))
-    low = bwc.Session(bwc.compile(m32, precision=precision,
-                                  loss_scale=loss_scale, **kw))
+    ref_art = bwc.compile(m32, **kw)
+    ref = bwc.Session(ref_art)
+    low_kw = dict(precision=precision, loss_scale=loss_scale, **kw)
+    if calibrate_trials is None:
+        low = bwc.Session(bwc.compile(m32, **low_kw))
+    else:
+        cal_feeds = step_feeds(ref, weights, loss,
+                               np.random.default_rng(seed + 100))
+        with tempfile.TemporaryDirectory() as cal:
+            for k, (name, a) in enumerate(cal_feeds.items()):
+                onnx.save_tensor(numpy_helper.from_array(a, name),
+                                 "%s/input_%d.pb" % (cal, k))
+            art = bwc.compile(m32, calibrate=[cal],
+                              calibrate_trials=calibrate_trials, **low_kw)
+        low = bwc.Session(art)
+        if info is not None:
+            plain = bwc.compile(m32, **low_kw)
+            info["calibration"] = art.report["calibration"]
+            info["bytes"] = {name: a.report["totals"]["bytes"] for name, a in
+                             (("fp32", ref_art), (precision, plain),
+                              ("calibrated", art))}
     feeds = step_feeds(ref, weights, loss, rng)
     a = dict(zip([o.name for o in ref.get_outputs()], ref.run(None, feeds)))
     b = dict(zip([o.name for o in low.get_outputs()], low.run(None, feeds)))
@@ -189,18 +213,35 @@ def main():
     p.add_argument("--precision", help="instead: compare the fp16 or bf16 "
                    "step's gradients with the fp32 step's")
     p.add_argument("--loss-scale", default="auto")
+    p.add_argument("--calibrate-trials", type=int, help="with --precision: "
+                   "calibrate on one other data set with this many trials "
+                   "first")
     a = p.parse_args()
     shapes = {}
     for s in a.input_shape:
         name, dims = s.split("=")
         shapes[name] = [int(x) for x in dims.split("x")]
     if a.precision:
+        info = {}
         errors = precision_error(a.model, a.precision, shapes or None, a.loss,
-                                 a.loss_scale)
+                                 a.loss_scale,
+                                 calibrate_trials=a.calibrate_trials,
+                                 info=info)
         worst = max(errors, key=errors.get)
+        limit = 1e-2 if a.precision == "fp16" else 3e-2
         print("%s (loss scale %s): worst gradient relative L2 %.3g (%s) over "
-              "%d parameters" % (a.precision, a.loss_scale, errors[worst],
-                                 worst, len(errors)))
+              "%d parameters, %d over %g" % (
+                  a.precision, a.loss_scale, errors[worst], worst,
+                  len(errors), sum(e > limit for e in errors.values()),
+                  limit))
+        if info:
+            cal = info["calibration"]
+            kept = [k for k in cal["kept_f32"]
+                    if k["reason"].startswith("validation")]
+            print("calibration: %d trials, %d contractions kept f32 by "
+                  "validation, error on its data set %s; static DRAM bytes "
+                  "%s" % (cal["trials"], len(kept), cal.get("worst_error"),
+                          info["bytes"]))
         return 0
     worst, _, grads, base = check(a.model, shapes, a.loss, a.directions,
                                   a.eps, a.device)

@@ -9,12 +9,15 @@
 #include "bwc/Compiler/Calibrate.h"
 
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
+#include "bwc/Dialect/BWC/Utils/BWCBuilder.h"
 #include "bwc/Runtime/Executor.h"
 #include "bwc/Runtime/TensorFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -166,6 +169,67 @@ double relativeL2(const rt::HostTensor &out, const rt::HostTensor &ref) {
   return std::sqrt(diff / norm);
 }
 
+bool hasState(func::FuncOp program) {
+  for (unsigned i = 0; i < program.getNumArguments(); ++i)
+    if (program.getArgAttr(i, "bwc.state"))
+      return true;
+  return false;
+}
+
+/// An optimizer step as a function validation can compare (in place, on a
+/// clone): each state argument becomes a constant of its initial value,
+/// and each state update an output holding its change, new - old,
+/// computed in f32 (`bwc.keep_f32`). A step's effect is that change: the
+/// new weights themselves are dominated by the old ones, so their error
+/// would stay small however wrong the gradients were.
+LogicalResult makeStateless(ModuleOp module) {
+  auto program = module.lookupSymbol<func::FuncOp>("main");
+  MLIRContext *ctx = module.getContext();
+  Block &body = program.getBody().front();
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(&body);
+  llvm::StringMap<Value> initial;
+  llvm::BitVector erase(program.getNumArguments());
+  for (unsigned i = 0; i < program.getNumArguments(); ++i) {
+    if (!program.getArgAttr(i, "bwc.state"))
+      continue;
+    auto name = program.getArgAttrOfType<StringAttr>(i, "bwc.name");
+    auto value =
+        program.getArgAttrOfType<ElementsAttr>(i, "bwc.initial_value");
+    if (!name || !value)
+      return emitError(program.getLoc())
+             << "--calibrate: state argument " << i
+             << " has no name or initial value";
+    BWCBuilder bb(b, program.getArgument(i).getLoc());
+    Value c = bb.constant(value);
+    program.getArgument(i).replaceAllUsesWith(c);
+    initial[name.getValue()] = c;
+    erase.set(i);
+  }
+  if (failed(program.eraseArguments(erase)))
+    return failure();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  b.setInsertionPoint(ret);
+  for (unsigned i = 0; i < ret.getNumOperands(); ++i) {
+    auto of = program.getResultAttrOfType<StringAttr>(i, "bwc.state_update");
+    if (!of)
+      continue;
+    program.removeResultAttr(i, StringAttr::get(ctx, "bwc.state_update"));
+    program.setResultAttr(i, "bwc.name",
+                          StringAttr::get(ctx, "change." + of.getValue()));
+    Value v = ret.getOperand(i), old = initial.lookup(of.getValue());
+    if (!old || !isF32Tensor(v.getType()))
+      continue;
+    BWCBuilder bb(b, v.getLoc());
+    Value change = bb.sub(v, old);
+    change.getDefiningOp()->setAttr(
+        "bwc.keep_f32",
+        StringAttr::get(ctx, "calibration: a state's change, compared"));
+    ret.setOperand(i, change);
+  }
+  return success();
+}
+
 /// See calibrate(): ops of `main` to keep in f32 so that the low-precision
 /// program's outputs stay within tolerance on the data sets.
 LogicalResult
@@ -176,13 +240,7 @@ validationSearch(ModuleOp module, const CompileOptions &options,
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   auto program = module.lookupSymbol<func::FuncOp>("main");
-  for (unsigned i = 0; i < program.getNumArguments(); ++i)
-    if (program.getArgAttr(i, "bwc.state")) {
-      summary.validationSkipped =
-          "a step with training state (its updates are not outputs to "
-          "compare); ranges only";
-      return success();
-    }
+  bool stateful = hasState(program);
   double tolerance = options.calibrateTolerance > 0 ? options.calibrateTolerance
                      : options.precision == "fp16" ? 2.5e-3
                                                    : 7.5e-3;
@@ -203,6 +261,39 @@ validationSearch(ModuleOp module, const CompileOptions &options,
     return success();
 
   CompileOptions o = cpuRunOptions(options);
+  // Runs `m` (consumed) on every data set.
+  auto runAll = [&](OwningOpRef<ModuleOp> m, const CompileOptions &with)
+      -> FailureOr<std::vector<std::vector<rt::HostTensor>>> {
+    if (stateful && failed(makeStateless(*m)))
+      return failure();
+    FailureOr<CompileResult> compiled = compileModule(*m, with);
+    if (failed(compiled))
+      return emitError(loc) << "--calibrate: a trial program did not compile";
+    std::string error;
+    std::unique_ptr<rt::Executor> exec = rt::createExecutor(
+        std::move(compiled->artifact), rt::ExecutorOptions(), error);
+    if (!exec)
+      return emitError(loc) << "--calibrate: " << error;
+    std::vector<std::vector<rt::HostTensor>> all;
+    for (const std::vector<rt::HostTensor> &inputs : setInputs) {
+      all.emplace_back();
+      if (!exec->run(inputs, all.back(), error))
+        return emitError(loc) << "--calibrate: " << error;
+    }
+    return all;
+  };
+  // An optimizer step's references: the fp32 step's outputs and state
+  // changes (the sample run's outputs hold no state).
+  std::vector<std::vector<rt::HostTensor>> stateRefs;
+  if (stateful) {
+    CompileOptions fp32 = o;
+    fp32.precision = fp32.ioPrecision = "fp32";
+    auto refs = runAll(OwningOpRef<ModuleOp>(module.clone()), fp32);
+    if (failed(refs))
+      return failure();
+    stateRefs = std::move(*refs);
+  }
+  const auto &refSets = stateful ? stateRefs : references;
   // Compiles the program with the candidates in `keep` marked f32 and
   // returns its worst output error over the data sets.
   auto trial = [&](const std::vector<bool> &keep) -> FailureOr<double> {
@@ -213,19 +304,11 @@ validationSearch(ModuleOp module, const CompileOptions &options,
     OwningOpRef<ModuleOp> clone(module.clone());
     for (Operation *op : candidates)
       op->removeAttr("bwc.keep_f32");
-    FailureOr<CompileResult> compiled = compileModule(*clone, o);
-    if (failed(compiled))
-      return emitError(loc) << "--calibrate: a trial program did not compile";
-    std::string error;
-    std::unique_ptr<rt::Executor> exec = rt::createExecutor(
-        std::move(compiled->artifact), rt::ExecutorOptions(), error);
-    if (!exec)
-      return emitError(loc) << "--calibrate: " << error;
+    auto outs = runAll(std::move(clone), o);
+    if (failed(outs))
+      return failure();
     double worst = 0;
-    for (auto [inputs, refs] : llvm::zip(setInputs, references)) {
-      std::vector<rt::HostTensor> outputs;
-      if (!exec->run(inputs, outputs, error))
-        return emitError(loc) << "--calibrate: " << error;
+    for (auto [outputs, refs] : llvm::zip(*outs, refSets)) {
       for (size_t k = 0; k < refs.size() && k < outputs.size(); ++k)
         if (refs[k].desc.dtype == rt::DType::f32)
           worst = std::max(worst, relativeL2(outputs[k], refs[k]));
@@ -338,7 +421,11 @@ LogicalResult mlir::bwc::calibrate(ModuleOp module,
     for (auto [ra, rb] : llvm::zip(a.getResults(), b.getResults()))
       map.map(ra, rb);
   auto ret = cast<func::ReturnOp>(sampleBody.getTerminator());
-  unsigned ownResults = ret.getNumOperands();
+  // The program's own outputs (state updates are not outputs: the
+  // executor keeps them), then the observed values.
+  unsigned ownResults = 0;
+  for (unsigned i = 0; i < ret.getNumOperands(); ++i)
+    ownResults += !sample.getResultAttr(i, "bwc.state_update");
   for (auto [i, v] : llvm::enumerate(values)) {
     Value mapped = map.lookup(v);
     (void)sample.insertResult(
@@ -357,11 +444,14 @@ LogicalResult mlir::bwc::calibrate(ModuleOp module,
     return emitError(loc) << "--calibrate: the fp32 sample program did not "
                              "compile";
   std::string error;
+  // A step with state runs each data set from the initial state: an
+  // executor each.
+  rt::Artifact sampleArtifact = compiled->artifact;
   std::unique_ptr<rt::Executor> exec = rt::createExecutor(
       std::move(compiled->artifact), rt::ExecutorOptions(), error);
   if (!exec)
     return emitError(loc) << "--calibrate: " << error;
-  const rt::Artifact &a = exec->artifact();
+  const rt::Artifact &a = sampleArtifact;
   if (a.outputs.size() != ownResults + values.size())
     return emitError(loc) << "--calibrate: the sample program has "
                           << a.outputs.size() << " outputs, expected "
@@ -373,6 +463,9 @@ LogicalResult mlir::bwc::calibrate(ModuleOp module,
     std::vector<rt::HostTensor> inputs, outputs;
     if (failed(readInputs(loc, set, a, inputs)))
       return failure();
+    if (!exec && !(exec = rt::createExecutor(sampleArtifact,
+                                             rt::ExecutorOptions(), error)))
+      return emitError(loc) << "--calibrate: " << error;
     if (!exec->run(inputs, outputs, error))
       return emitError(loc) << "--calibrate: data set '" << set
                             << "': " << error;
@@ -387,6 +480,8 @@ LogicalResult mlir::bwc::calibrate(ModuleOp module,
     outputs.resize(ownResults);
     references.push_back(std::move(outputs));
     setInputs.push_back(std::move(inputs));
+    if (!a.state.empty())
+      exec.reset();
   }
   exec.reset();
 

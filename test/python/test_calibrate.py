@@ -65,19 +65,25 @@ def test_written_out_mlp_training_step(tmp_path, precision):
     assert after[0] <= LIMITS[precision]
 
 
+def wide_mlp_with_three_sets(folder):
+    """The wide MLP (8 x [64, 256], ReLU and tanh), three calibration sets
+    of x and target under `folder`, and a held-out set."""
+    model = models.forward_mlp(layers=8, batch=64, width=256)
+
+    def data(seed):
+        rng = np.random.default_rng(seed)
+        return {"x": rng.standard_normal((64, 256)).astype(np.float32),
+                "target": rng.standard_normal((64, 256)).astype(np.float32)}
+    for seed in (11, 12, 13):
+        write_set(str(folder / f"test_data_set_{seed}"), data(seed))
+    return model, data(2)
+
+
 def test_bwc_grad_step_with_three_data_sets(tmp_path):
     """bwc-grad's step of the wide MLP (8 x [64, 256], ReLU and tanh) in
     fp16, calibrated on three data sets (one alone fits its noise: 3.8e-4
     on it, 1.7e-2 held out, 2026-12-03)."""
-    model = models.forward_mlp(layers=8, batch=64, width=256)
-    for seed in (11, 12, 13):
-        rng = np.random.default_rng(seed)
-        write_set(str(tmp_path / "cal" / f"test_data_set_{seed}"), {
-            "x": rng.standard_normal((64, 256)).astype(np.float32),
-            "target": rng.standard_normal((64, 256)).astype(np.float32)})
-    rng = np.random.default_rng(2)
-    held = {"x": rng.standard_normal((64, 256)).astype(np.float32),
-            "target": rng.standard_normal((64, 256)).astype(np.float32)}
+    model, held = wide_mlp_with_three_sets(tmp_path / "cal")
     ref = bwc.Session(bwc.compile(model, train="grad"))
     plain = bwc.Session(bwc.compile(model, train="grad", precision="fp16"))
     art = bwc.compile(model, train="grad", precision="fp16",
@@ -88,6 +94,38 @@ def test_bwc_grad_step_with_three_data_sets(tmp_path):
     print("held-out", before, "->", after)
     assert before[0] > LIMITS["fp16"]
     assert after[0] <= LIMITS["fp16"]
+
+
+def test_optimizer_step(tmp_path):
+    """An SGD step of the wide MLP in fp16, calibrated on three data sets:
+    the validation search compares each weight's change (new - old, the
+    step's effect) with the fp32 step's. Held out, the change of every
+    parameter after one step is within fp16's limit, which it is not
+    uncalibrated."""
+    model, held = wide_mlp_with_three_sets(tmp_path / "cal")
+    kw = dict(train="sgd:0.01", loss_scale="none")
+    art = bwc.compile(model, precision="fp16",
+                      calibrate=[str(tmp_path / "cal")], **kw)
+    cal = art.report["calibration"]
+    assert cal["trials"] > 1 and not cal.get("validation_skipped"), cal
+    assert cal["worst_error"] <= cal["tolerance"], cal
+
+    def changes(artifact):
+        s = bwc.Session(artifact)
+        before = s.state()
+        s.run(None, held)
+        return {k: v - before[k] for k, v in s.state().items()}
+
+    ref = changes(bwc.compile(model, **kw))
+
+    def worst(c):
+        return max(np.linalg.norm(c[k] - ref[k]) / np.linalg.norm(ref[k])
+                   for k in ref)
+    before = worst(changes(bwc.compile(model, precision="fp16", **kw)))
+    after = worst(changes(art))
+    print("held-out change error", before, "->", after)
+    assert before > LIMITS["fp16"]
+    assert after <= LIMITS["fp16"]
 
 
 def test_cross_entropy_step_of_a_classifier(tmp_path):
