@@ -352,3 +352,42 @@ def test_optional_inputs_and_outputs():
     with pytest.raises(bwc.CompileError,
                        match="gives 'h' as none, but it is not an optional"):
         bwc.compile(model, input_shapes={"h": "none"})
+
+
+@pytest.mark.parametrize("target,device", [("cpu", "cpu"),
+                                           ("cuda", "cuda-sim")])
+def test_if_on_a_runtime_condition(target, device):
+    """An If whose condition is a runtime input (cond = sum(x) > 0) runs
+    both branches and selects each output: the then branch's Log of a
+    negative value (NaN) never reaches the result when else is taken, and
+    both outputs of a two-output If follow the condition."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 3])
+            for n in ("y", "z")]
+    then_g = helper.make_graph(
+        [helper.make_node("Log", ["x"], ["t0"]),
+         helper.make_node("Mul", ["x", "x"], ["t1"])], "then", [],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 3])
+         for n in ("t0", "t1")])
+    else_g = helper.make_graph(
+        [helper.make_node("Abs", ["x"], ["e0"]),
+         helper.make_node("Neg", ["x"], ["e1"])], "else", [],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 3])
+         for n in ("e0", "e1")])
+    g = helper.make_graph(
+        [helper.make_node("ReduceSum", ["x"], ["s"], keepdims=0),
+         helper.make_node("Greater", ["s", "zero"], ["c"]),
+         helper.make_node("If", ["c"], ["y", "z"], then_branch=then_g,
+                          else_branch=else_g)],
+        "runtime_if", [x], outs,
+        [numpy_helper.from_array(np.array(0, np.float32), "zero")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    sess = bwc.Session(bwc.compile(model, target=target), device=device)
+    pos = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
+    y, z = sess.run(None, {"x": pos})
+    np.testing.assert_allclose(y, np.log(pos), rtol=1e-6)
+    np.testing.assert_allclose(z, pos * pos, rtol=1e-6)
+    neg = -pos
+    y, z = sess.run(None, {"x": neg})
+    np.testing.assert_array_equal(y, np.abs(neg))
+    np.testing.assert_array_equal(z, pos)

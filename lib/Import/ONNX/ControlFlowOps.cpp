@@ -8,8 +8,11 @@
 //   and Scan (sequence length from its inputs' static shapes) unroll: each
 //   iteration's body is imported inline, loop-carried values threaded
 //   through, scan outputs stacked.
-// A condition that depends on runtime values is an error naming the node
-// and saying what to bind; so is an unroll longer than kMaxIterations.
+// An If whose condition depends on runtime values runs both branches and
+// selects each output (importRuntimeIf; branches of different output
+// types are an error saying what to bind). A Loop whose trip count or
+// condition depends on runtime values is an error naming the node and
+// saying what to bind; so is an unroll longer than kMaxIterations.
 // Bodies nest to any depth (the importer's subgraph limit applies).
 //
 //===----------------------------------------------------------------------===//
@@ -42,20 +45,71 @@ Value stack(BWCBuilder &bb, ArrayRef<Value> values, int64_t axis,
   return parts.size() == 1 ? parts[0] : bb.concat(parts, axis);
 }
 
-LogicalResult importIf(NodeContext &nc, Results &out) {
-  std::optional<Ints> cond = nc.constInts(0);
-  if (!cond || cond->size() != 1)
-    return nc.error() << "has a condition that is not a compile-time "
-                         "constant: bind the inputs it depends on with "
-                         "--input-value (bwc compiles one branch)",
+/// If on a condition known only at run time: both branches are imported
+/// and each output is a select between them (speculative execution, as
+/// XLA turns small conditionals into selects; ONNX ops have no side
+/// effects, and a select takes only the chosen branch's element, so the
+/// other branch's NaN or Inf never leaks). The cost is both branches'.
+/// The branches must agree on each output's type (shape and element
+/// type); otherwise, or for a sequence or optional output, an error names
+/// the output and says what to bind.
+LogicalResult importRuntimeIf(NodeContext &nc, Value cond,
+                              const onnx::GraphProto &thenBranch,
+                              const onnx::GraphProto &elseBranch,
+                              Results &out) {
+  auto condType = dyn_cast<RankedTensorType>(cond.getType());
+  if (!condType || !condType.getElementType().isInteger(1) ||
+      condType.getNumElements() != 1)
+    return nc.error() << "expects a condition of one bool element but got "
+                      << cond.getType(),
            failure();
-  const onnx::GraphProto *branch =
-      graphAttr(nc, (*cond)[0] ? "then_branch" : "else_branch");
-  if (!branch)
+  SmallVector<Value> thenResults, elseResults;
+  if (failed(nc.importSubgraph(thenBranch, {}, thenResults)) ||
+      failed(nc.importSubgraph(elseBranch, {}, elseResults)))
+    return failure();
+  if ((int)thenResults.size() != nc.node.output_size() ||
+      (int)elseResults.size() != nc.node.output_size())
+    return nc.error() << "has branches with " << thenResults.size() << " and "
+                      << elseResults.size() << " outputs for "
+                      << nc.node.output_size(),
+           failure();
+  BWCBuilder &bb = nc.bb;
+  Value c = bb.reshape(cond, {});
+  for (auto [k, t, e] : llvm::enumerate(thenResults, elseResults)) {
+    if (!isa<RankedTensorType>(t.getType()) || t.getType() != e.getType())
+      return nc.error() << "has a condition known only at run time and "
+                           "branches whose output "
+                        << k << " differs (" << t.getType() << " vs "
+                        << e.getType()
+                        << "): bwc runs both branches and selects, which "
+                           "needs equal tensor types; bind the inputs the "
+                           "condition depends on with --input-value to "
+                           "compile one branch",
+             failure();
+    Value v = bb.select(c, t, e);
+    if (Operation *def = v.getDefiningOp())
+      def->setAttr("bwc.if_both_branches", UnitAttr::get(nc.getContext()));
+    out.push_back(v);
+  }
+  return success();
+}
+
+LogicalResult importIf(NodeContext &nc, Results &out) {
+  const onnx::GraphProto *thenBranch = graphAttr(nc, "then_branch"),
+                         *elseBranch = graphAttr(nc, "else_branch");
+  if (!thenBranch || !elseBranch)
     return nc.error() << "expects then_branch and else_branch graphs",
            failure();
+  std::optional<Ints> cond = nc.constInts(0);
+  if (!cond || cond->size() != 1) {
+    FailureOr<Value> c = nc.requiredInput(0);
+    if (failed(c))
+      return failure();
+    return importRuntimeIf(nc, *c, *thenBranch, *elseBranch, out);
+  }
   SmallVector<Value> results;
-  if (failed(nc.importSubgraph(*branch, {}, results)))
+  if (failed(nc.importSubgraph((*cond)[0] ? *thenBranch : *elseBranch, {},
+                               results)))
     return failure();
   if ((int)results.size() != nc.node.output_size())
     return nc.error() << "branch has " << results.size() << " outputs for "
