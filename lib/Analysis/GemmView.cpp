@@ -86,6 +86,12 @@ bool GemmView::copiesChunks(bool isA, int64_t chunk) const {
   int64_t rows = isA ? m : k, cols = isA ? k : n;
   if (rows < 1 || cols < 1 || cols % chunk)
     return false;
+  // The check walks every chunk of a row; past kMaxCheckedChunks the
+  // operand is refused (plain loads, still correct) rather than checked
+  // for seconds: real models stay far below (ppocr_rec's widest K is
+  // 2,880), a fuzzed Gemm with N = 2^31 took minutes here.
+  if (cols / chunk > kMaxCheckedChunks)
+    return false;
   ArrayRef<int64_t> shape = type.getShape();
   auto linear = [&](ArrayRef<int64_t> idx) {
     int64_t l = 0;

@@ -68,7 +68,9 @@ void mlir::bwc::fuzz::compileInput(const uint8_t *data, size_t size,
     options.codegen = "elemental";
     break;
   case 4:
-    options.train = "grad";
+    // Half of them an optimizer step, whose artifact also carries the
+    // model to write trained weights into (WeightsTemplate.h).
+    options.train = (size / 5) % 2 ? "sgd:0.1" : "grad";
     break;
   default:
     break;

@@ -25,7 +25,8 @@ namespace mlir::bwc::fuzz {
 /// Compiles `data` as a model of `format`. The options are picked from the
 /// input's length (size % 5), so that one corpus reaches the default
 /// pipeline, --fusion=none, --precision=fp16, --codegen=elemental and
-/// --train=grad, and replaying an input always picks the same ones.
+/// --train=grad or (odd size / 5) --train=sgd:0.1, and replaying an input
+/// always picks the same ones.
 /// External data resolves in a private temporary folder holding one file,
 /// `w.bin` (4 KiB), so the reading path is exercised and nothing else on the
 /// machine can be reached. Aborts when a rule above is broken.

@@ -82,8 +82,10 @@ struct GemmView {
   /// are consecutive in memory from a multiple of `chunk`, all valid or all
   /// in a convolution's padding. Checked on the view's own index
   /// arithmetic (the first, second and last row of the first and last
-  /// batch, every chunk along the row).
+  /// batch, every chunk along the row). A row of more than
+  /// kMaxCheckedChunks chunks is refused unchecked (bounded compile time).
   bool copiesChunks(bool isA, int64_t chunk) const;
+  static constexpr int64_t kMaxCheckedChunks = int64_t(1) << 14;
   /// The op's result (the value a driver binds to its sums).
   Value result() const { return op->getResult(0); }
 
