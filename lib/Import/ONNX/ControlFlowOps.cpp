@@ -87,8 +87,9 @@ LogicalResult importRuntimeIf(NodeContext &nc, Value cond,
                            "compile one branch",
              failure();
     Value v = bb.select(c, t, e);
-    if (Operation *def = v.getDefiningOp())
-      def->setAttr("bwc.if_both_branches", UnitAttr::get(nc.getContext()));
+    // (Branches returning the same value need no select.)
+    if (auto select = v.getDefiningOp<SelectOp>())
+      select->setAttr("bwc.if_both_branches", UnitAttr::get(nc.getContext()));
     out.push_back(v);
   }
   return success();
