@@ -50,9 +50,24 @@ int64_t numElements(Value v) {
   return cast<RankedTensorType>(v.getType()).getNumElements();
 }
 
-/// Ops allowed before a contraction in its kernel: pure index changes.
+/// Ops allowed before a contraction in its kernel unconditionally: pure
+/// index changes and conversions.
 bool isContractionPrologue(Operation *op) {
   return isa<CastOp, BroadcastOp, ReshapeOp>(op);
+}
+
+/// Ops that compute (or transpose) an operand of a contraction in its
+/// kernel when the prologue as a whole widens (see isLegalContraction).
+bool isComputingPrologue(Operation *op) {
+  return isa<UnaryOp, BinaryOp, SelectOp, TransposeOp>(op);
+}
+
+int64_t bytesOf(Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  int64_t bits = t.getElementType().isIntOrFloat()
+                     ? t.getElementType().getIntOrFloatBitWidth()
+                     : 64;
+  return t.getNumElements() * std::max<int64_t>(1, bits / 8);
 }
 
 /// Producers cheap enough to recompute in every consumer kernel.
@@ -169,6 +184,13 @@ private:
   void fuseProducersIntoConsumers();
   /// Kind 4: siblings reading the same tensor.
   void fuseHorizontally();
+  /// Producer tails that widen move into their consumer's kernel, so that
+  /// the narrow tensor crosses between the kernels.
+  void moveWideningTails();
+  /// Moves the best tail of group `p` ending at `def` into group `c`.
+  void moveTail(int p, int c, Operation *def);
+  /// Moves `ops` from group `from` to group `to`.
+  void moveOps(ArrayRef<Operation *> ops, int from, int to);
   /// Cheap producers cloned into the groups of their consumers.
   void duplicateCheapProducers();
   /// True for a cheap producer left alone in phase 1 so that phase 3 can
@@ -186,8 +208,17 @@ bool FusePass::isLegalContraction(ArrayRef<Operation *> ops,
                                   Operation *contraction) {
   // Ops depending on the contraction inside the kernel form its epilogue:
   // elementwise (or reshaped) per output element. Everything else is a
-  // prologue of index changes only.
+  // prologue: index changes and casts, or elementwise arithmetic when the
+  // prologue widens, that is reads fewer bytes than the values it hands to
+  // the contraction and epilogue (a DequantizeLinear of int8 weights or
+  // activations: (cast(q) - zero_point) * scale, transposed for a Gemm's
+  // transB). A prologue element is
+  // recomputed for every tile (or, on the CPU's elemental path, every
+  // output) that reads it, so arithmetic that moves no fewer bytes (an
+  // activation's relu) stays out and is fused as an epilogue upstream.
   llvm::SmallPtrSet<Operation *, 16> after{contraction};
+  llvm::SmallPtrSet<Operation *, 16> prologue;
+  bool computes = false;
   int64_t outElements = numElements(contraction->getResult(0));
   for (Operation *op : ops) {
     if (op == contraction)
@@ -196,8 +227,11 @@ bool FusePass::isLegalContraction(ArrayRef<Operation *> ops,
       return after.contains(v.getDefiningOp());
     });
     if (!dependent) {
-      if (!isContractionPrologue(op))
+      if (isComputingPrologue(op))
+        computes = true;
+      else if (!isContractionPrologue(op))
         return false;
+      prologue.insert(op);
       continue;
     }
     after.insert(op);
@@ -205,7 +239,20 @@ bool FusePass::isLegalContraction(ArrayRef<Operation *> ops,
         numElements(op->getResult(0)) != outElements)
       return false;
   }
-  return true;
+  if (!computes)
+    return true;
+  llvm::SmallPtrSet<Value, 16> seen;
+  int64_t read = 0, handed = 0;
+  for (Operation *op : prologue) {
+    for (Value v : op->getOperands())
+      if (!prologue.contains(v.getDefiningOp()) && seen.insert(v).second)
+        read += bytesOf(v);
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !prologue.contains(u); }))
+        handed += bytesOf(r);
+  }
+  return read < handed;
 }
 
 bool FusePass::isLegalReduction(ArrayRef<Operation *> ops,
@@ -390,6 +437,92 @@ void FusePass::fuseHorizontally() {
   }
 }
 
+void FusePass::moveOps(ArrayRef<Operation *> ops, int from, int to) {
+  for (Operation *op : ops) {
+    groups[from].ops.remove(op);
+    groups[to].ops.insert(op);
+    home[op] = to;
+  }
+}
+
+void FusePass::moveTail(int p, int c, Operation *def) {
+  // An op may leave p when it is elementwise (or an index change) and all
+  // its users are in the tail or in c: p then no longer needs its result.
+  llvm::SmallPtrSet<Operation *, 16> inTail;
+  auto movable = [&](Operation *op) {
+    if (inTail.contains(op) || home.lookup(op) != p ||
+        !groups[p].ops.contains(op) ||
+        !(isComputingPrologue(op) || isContractionPrologue(op)))
+      return false;
+    return llvm::all_of(op->getUsers(), [&](Operation *u) {
+      return inTail.contains(u) || (groupOfUser(u) == c &&
+                                    groups[c].ops.contains(u));
+    });
+  };
+  if (!movable(def))
+    return;
+  uint64_t best = costOf({p}).bytes() + costOf({c}).bytes();
+  SmallVector<Operation *> tail{def}, bestTail;
+  inTail.insert(def);
+  // Grow the tail one level of producers at a time; each level is a cut
+  // between p and c, priced like a merge.
+  while (true) {
+    // Tried in place, then restored exactly (emit() orders kernels by
+    // their groups' first ops).
+    llvm::SetVector<Operation *> savedP = groups[p].ops, savedC = groups[c].ops;
+    moveOps(tail, p, c);
+    if (!groups[p].ops.empty()) {
+      SmallVector<Operation *> producer = opsOf({p}), consumer = opsOf({c});
+      SmallVector<Value> inputs, outputs, consumerOutputs;
+      boundary({p}, nullptr, inputs, outputs);
+      boundary({c}, nullptr, inputs, consumerOutputs);
+      uint64_t bytes = costOf({p}).bytes() + costOf({c}).bytes();
+      if (bytes < best &&
+          isLegalKernel(producer, MergeReason::ProducerConsumer) &&
+          isLegalKernel(consumer, MergeReason::ProducerConsumer) &&
+          (multiOutput ||
+           (outputs.size() <= 1 && consumerOutputs.size() <= 1))) {
+        best = bytes;
+        bestTail = tail;
+      }
+    }
+    groups[p].ops = savedP;
+    groups[c].ops = savedC;
+    for (Operation *op : tail)
+      home[op] = p;
+    if ((int64_t)tail.size() >= maxOps)
+      break;
+    SmallVector<Operation *> level;
+    for (Operation *t : tail)
+      for (Value v : t->getOperands())
+        if (Operation *d = v.getDefiningOp())
+          if (!llvm::is_contained(level, d) && movable(d))
+            level.push_back(d);
+    if (level.empty())
+      break;
+    for (Operation *d : level) {
+      tail.push_back(d);
+      inTail.insert(d);
+    }
+  }
+  moveOps(bestTail, p, c);
+}
+
+void FusePass::moveWideningTails() {
+  for (Operation &op : program.getBody().front()) {
+    if (!home.count(&op))
+      continue;
+    for (Value v : op.getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def || !home.count(def))
+        continue;
+      int p = home[def], c = home[&op];
+      if (p != c && !groups[p].dead && !groups[c].dead)
+        moveTail(p, c, def);
+    }
+  }
+}
+
 void FusePass::duplicateCheapProducers() {
   for (Operation &op : program.getBody().front()) {
     if (!home.count(&op))
@@ -568,6 +701,7 @@ void FusePass::runOnOperation() {
   }
   fuseProducersIntoConsumers();
   fuseHorizontally();
+  moveWideningTails();
   duplicateCheapProducers();
   emit();
 

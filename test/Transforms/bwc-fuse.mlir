@@ -293,3 +293,72 @@ func.func @main(%x: tensor<16xf32>) -> tensor<16xf32> {
   %2 = bwc.unary abs %1 : (tensor<16xf32>) -> tensor<16xf32>
   return %2 : tensor<16xf32>
 }
+
+// -----
+
+// Tests that a DequantizeLinear of int8 weights, (cast(q) - zero_point) *
+// scale, joins the matmul as a prologue: the prologue reads 1-byte elements
+// and hands 4-byte ones to the matmul (it widens), so the kernel reads the
+// int8 tensor.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[F:.*]] = bwc.fusion contraction(%arg1, %arg0) : (tensor<8x16xi8>, tensor<4x8xf32>) -> tensor<4x16xf32>
+// CHECK: bwc.cast %{{.*}} : tensor<8x16xi8> to tensor<8x16xf32>
+// CHECK-NEXT: bwc.binary sub
+// CHECK-NEXT: bwc.binary mul
+// CHECK-NEXT: bwc.matmul
+// CHECK-NEXT: bwc.yield
+// CHECK: return %[[F]]
+func.func @main(%x: tensor<4x8xf32>, %q: tensor<8x16xi8>) -> tensor<4x16xf32> {
+  %s = bwc.constant dense<[0.5, 0.25, 0.5, 0.25, 0.5, 0.25, 0.5, 0.25, 0.5, 0.25, 0.5, 0.25, 0.5, 0.25, 0.5, 0.25]> : tensor<16xf32>
+  %z = bwc.constant dense<3.0> : tensor<f32>
+  %c = bwc.cast %q : tensor<8x16xi8> to tensor<8x16xf32>
+  %d = bwc.binary sub %c, %z : (tensor<8x16xf32>, tensor<f32>) -> tensor<8x16xf32>
+  %w = bwc.binary mul %d, %s : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  %0 = bwc.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// Tests that arithmetic which does not widen (a relu of the activation: as
+// many bytes read as handed on) stays out of a contraction's prologue; it
+// would be recomputed for every tile that reads it.
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT: %[[R:.*]] = bwc.unary relu %arg0
+// CHECK-NEXT: %[[M:.*]] = bwc.matmul %[[R]], %arg1
+// CHECK-NEXT: return %[[M]]
+func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %r = bwc.unary relu %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %0 = bwc.matmul %r, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// Tests the widening tail move: between two contractions a QDQ pair
+// (quantize into ui8, dequantize back) first joins the producer's epilogue;
+// the dequantizing tail (cast up, scale) then moves into the consumer's
+// prologue, so the tensor between the kernels is the ui8 one (64 bytes
+// instead of 256).
+// CHECK-LABEL: func.func @main
+// CHECK: %[[P:.*]] = bwc.fusion contraction(%arg0, %arg1) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xui8>
+// CHECK: bwc.matmul
+// CHECK: %[[Q:.*]] = bwc.cast %{{.*}} : tensor<4x16xf32> to tensor<4x16xui8>
+// CHECK-NEXT: bwc.yield %[[Q]]
+// CHECK: %[[C:.*]] = bwc.fusion contraction(%[[P]], %arg2) : (tensor<4x16xui8>, tensor<16x4xf32>) -> tensor<4x4xf32>
+// CHECK: bwc.cast %{{.*}} : tensor<4x16xui8> to tensor<4x16xf32>
+// CHECK-NEXT: bwc.binary mul
+// CHECK-NEXT: bwc.matmul
+// CHECK: return %[[C]]
+func.func @main(%x: tensor<4x8xf32>, %w1: tensor<8x16xf32>, %w2: tensor<16x4xf32>) -> tensor<4x4xf32> {
+  %s = bwc.constant dense<0.5> : tensor<f32>
+  %0 = bwc.matmul %x, %w1 : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = bwc.unary relu %0 : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %2 = bwc.binary div %1, %s : (tensor<4x16xf32>, tensor<f32>) -> tensor<4x16xf32>
+  %3 = bwc.unary round %2 : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %4 = bwc.cast %3 : tensor<4x16xf32> to tensor<4x16xui8>
+  %5 = bwc.cast %4 : tensor<4x16xui8> to tensor<4x16xf32>
+  %6 = bwc.binary mul %5, %s : (tensor<4x16xf32>, tensor<f32>) -> tensor<4x16xf32>
+  %7 = bwc.matmul %6, %w2 : (tensor<4x16xf32>, tensor<16x4xf32>) -> tensor<4x4xf32>
+  return %7 : tensor<4x4xf32>
+}

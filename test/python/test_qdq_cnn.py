@@ -111,3 +111,36 @@ def test_qdq_cnn_matches_onnx_runtime(case, device):
     err = np.linalg.norm(got - want) / np.linalg.norm(want)
     print(f"qdq cnn {device}: relative L2 {err:.2e}")
     assert err <= LIMIT
+
+
+def test_qdq_cnn_report_counts_integer_bytes(case):
+    """The report's bytes are the quantized bytes: each weight is read as
+    int8 by the kernel of its conv or Gemm (DequantizeLinear is that
+    kernel's prologue), and the tensor between two kernels is the uint8
+    one (the dequantizing tail of each QDQ pair moves into the consumer)."""
+    model, _, _ = case
+    report = bwc.compile(model.SerializeToString()).report
+    kernels = report["kernels"]
+    by_op = {}
+    for k in kernels:
+        ops = k["ops"].split(",")
+        for key in ("conv", "matmul", "reduce"):
+            if key in ops:
+                by_op.setdefault(key, []).append(k)
+    convs, gemms, pools = by_op["conv"], by_op["matmul"], by_op["reduce"]
+    assert len(convs) == 2 and len(gemms) == 1 and len(pools) == 1, kernels
+    f32 = 4
+    # Conv 1: the uint8 input (3x32x32) and the int8 weights (16x3x3x3);
+    # its 16-element scale, zero point and bias are inlined constants.
+    assert convs[0]["bytes_read"] == 3 * 32 * 32 + 16 * 3 * 3 * 3
+    # ... and it writes its quantized (uint8) 16x32x32 output.
+    assert convs[0]["bytes_written"] == 16 * 32 * 32
+    # Conv 2: the uint8 activations, the int8 weights (32x16x3x3) and three
+    # 32-element f32 vectors (scale, zero point widened at compile time,
+    # bias); it writes uint8 32x16x16.
+    assert convs[1]["bytes_read"] == 16 * 32 * 32 + 32 * 16 * 9 + 3 * 32 * f32
+    assert convs[1]["bytes_written"] == 32 * 16 * 16
+    # GlobalAveragePool reads the uint8 tensor; the Gemm reads the pooled
+    # f32 vector and the int8 weights (10x32).
+    assert pools[0]["bytes_read"] == 32 * 16 * 16
+    assert gemms[0]["bytes_read"] == 32 * f32 + 10 * 32

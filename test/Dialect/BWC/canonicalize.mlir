@@ -83,6 +83,25 @@ func.func @casts(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<2xi64>) {
 
 // -----
 
+// Tests that a widening cast of a constant folds only when small: a
+// 128-element int8 weight cast to f32 stays int8 and a cast (the kernel that
+// consumes it widens it, reading a quarter of the bytes); a 4-element one
+// folds.
+// CHECK-LABEL: func.func @widening_casts
+// CHECK-DAG: %[[Q:.*]] = bwc.constant dense<3> : tensor<128xi8>
+// CHECK-DAG: %[[S:.*]] = bwc.constant dense<[1.000000e+00, -2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
+// CHECK: %[[W:.*]] = bwc.cast %[[Q]] : tensor<128xi8> to tensor<128xf32>
+// CHECK: return %[[W]], %[[S]]
+func.func @widening_casts() -> (tensor<128xf32>, tensor<4xf32>) {
+  %q = bwc.constant dense<3> : tensor<128xi8>
+  %w = bwc.cast %q : tensor<128xi8> to tensor<128xf32>
+  %s = bwc.constant dense<[1, -2, 3, 4]> : tensor<4xi8>
+  %f = bwc.cast %s : tensor<4xi8> to tensor<4xf32>
+  return %w, %f : tensor<128xf32>, tensor<4xf32>
+}
+
+// -----
+
 // Tests that identity data movement vanishes and reshape chains collapse.
 // CHECK-LABEL: func.func @identities
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)

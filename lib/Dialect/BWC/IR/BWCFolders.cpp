@@ -25,6 +25,13 @@ namespace {
 /// dominates compile time or duplicates large weights.
 constexpr int64_t kFoldLimit = 1 << 16;
 
+/// A cast of a constant that widens its elements folds only up to this many
+/// elements. Folding a larger one would store the wide type: the int8
+/// weights of a QDQ model (behind DequantizeLinear) or fp16 weights cast to
+/// f32 would be read at 2-8x their bytes. Kept as a cast, the widening fuses
+/// into the kernel that consumes it (bwc-fuse's widening prologue).
+constexpr int64_t kWideningFoldLimit = 64;
+
 /// A small tensor literal, unpacked to doubles (floats) or int64 (integers,
 /// i1 as 0/1, ui8 zero-extended).
 struct Literal {
@@ -310,10 +317,15 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  Type inElt = getInput().getType().getElementType();
+  Type outElt = getType().getElementType();
+  if (inElt.isIntOrFloat() && outElt.isIntOrFloat() &&
+      outElt.getIntOrFloatBitWidth() > inElt.getIntOrFloatBitWidth() &&
+      getType().getNumElements() > kWideningFoldLimit)
+    return {};
   std::optional<Literal> in = unpack(adaptor.getInput());
   if (!in)
     return {};
-  Type outElt = getType().getElementType();
   SmallVector<double> f;
   SmallVector<int64_t> i;
   for (int64_t k = 0, e = in->size(); k < e; ++k) {
