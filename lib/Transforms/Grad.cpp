@@ -90,6 +90,15 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
       return f.emitError() << "bwc-grad expects the model to have an output";
     Value y = ret.getOperand(0);
     auto yType = cast<RankedTensorType>(y.getType());
+    // State the model already has (the random ops' run counter) keeps its
+    // update results, after the step's own.
+    SmallVector<Value> carried;
+    SmallVector<Attribute> carriedAttrs;
+    for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+      if (f.getResultAttr(i, "bwc.state_update")) {
+        carried.push_back(v);
+        carriedAttrs.push_back(f.getResultAttrDict(i));
+      }
     if (!isa<FloatType>(yType.getElementType()))
       return f.emitError() << "bwc-grad: the loss applies to the first "
                               "output, which is not a float tensor";
@@ -311,13 +320,18 @@ struct GradPass : bwc::impl::GradPassBase<GradPass> {
         p.replaceAllUsesWith(c);
         erase.set(p.getArgNumber());
       }
+      results.append(carried);
+      resAttrs.append(carriedAttrs);
       if (failed(setResults(f, ret, ob, results, resAttrs)) ||
           failed(f.eraseArguments(erase)))
         return failure();
-    } else if (failed(buildUpdates(f, b, params, names, grads, results,
-                                   resAttrs)) ||
-               failed(setResults(f, ret, ob, results, resAttrs))) {
-      return failure();
+    } else {
+      if (failed(buildUpdates(f, b, params, names, grads, results, resAttrs)))
+        return failure();
+      results.append(carried);
+      resAttrs.append(carriedAttrs);
+      if (failed(setResults(f, ret, ob, results, resAttrs)))
+        return failure();
     }
 
     if (dynamicScale || staticScale) {

@@ -142,7 +142,7 @@ def test_compile_errors_carry_diagnostics(tmp_path):
     with pytest.raises(bwc.CompileError, match="cannot open"):
         bwc.compile(str(tmp_path / "missing.onnx"))
     with pytest.raises(bwc.CompileError, match="unsupported operator"):
-        bwc.compile(small_model("Bernoulli"))
+        bwc.compile(small_model("TfIdfVectorizer"))
     mlir = tmp_path / "bad.mlir"
     mlir.write_text("func.func @main(%x: tensor<2xf32>) {\n  bogus.op\n}\n")
     with pytest.raises(bwc.CompileError) as e:

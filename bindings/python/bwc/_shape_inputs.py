@@ -18,7 +18,7 @@ SHAPE_OPERANDS = {
     "MelWeightMatrix": [0, 1, 2, 3, 4], "If": [0], "Loop": [0, 1],
     "Compress": [1], "DFT": [1], "STFT": [1, 3],
     "SequenceInsert": [2], "SequenceAt": [1], "SequenceErase": [1],
-    "SplitToSequence": [1],
+    "SplitToSequence": [1], "MaxUnpool": [2],
     **{op: [1] for op in ["ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
                           "ReduceProd", "ReduceL1", "ReduceL2",
                           "ReduceSumSquare", "ReduceLogSumExp"]},

@@ -299,14 +299,37 @@ LogicalResult importDropout(NodeContext &nc, Results &out) {
     return nc.error() << "training_mode must be a constant", failure();
   if (auto training = nc.constInts(2); training && !training->empty() &&
                                        (*training)[0] != 0) {
-    // Training mode drops at random, except with ratio 0, where it is the
-    // identity like inference mode.
-    std::optional<SmallVector<double>> ratio = nc.constFloats(1);
-    if (!ratio || ratio->empty() || (*ratio)[0] != 0.0)
-      return nc.error() << "training_mode=true with a non-zero ratio is "
-                           "random and not supported (bwc compiles "
-                           "inference graphs)",
+    // Training mode drops at random (bwc's generator, RandomOps.cpp: a new
+    // mask every run), except with ratio 0, where it is the identity like
+    // inference mode.
+    double r = 0.5;
+    if (nc.input(1)) {
+      std::optional<SmallVector<double>> ratio = nc.constFloats(1);
+      if (!ratio || ratio->size() != 1)
+        return nc.error() << "expects a constant scalar ratio in training "
+                             "mode (an initializer --trainable matches is "
+                             "not a constant)",
+               failure();
+      r = (*ratio)[0];
+    }
+    if (!(r >= 0.0 && r < 1.0))
+      return nc.error() << "expects a ratio in [0, 1) but got " << r,
              failure();
+    if (r > 0.0) {
+      if (!isa<FloatType>(eltOf(*x)))
+        return nc.error() << "expects a float input", failure();
+      FailureOr<Value> u = uniformNoise(nc, shapeOf(*x), 0);
+      if (failed(u))
+        return failure();
+      BWCBuilder &bb = nc.bb;
+      Type elt = eltOf(*x);
+      Value keep = bb.binary(BinaryFn::ge, *u,
+                             bb.scalar(r, bb.builder().getF32Type()));
+      out.push_back(bb.select(keep, bb.mul(*x, bb.scalar(1.0 / (1.0 - r), elt)),
+                              bb.scalar(0.0, elt)));
+      out.push_back(keep);
+      return success();
+    }
   }
   out.push_back(*x);
   // The mask of an inference-mode (or ratio 0) Dropout is all true.

@@ -225,6 +225,27 @@ public:
     registerControlFlowHandlers(handlers);
     registerGridSampleHandlers(handlers);
     registerRoiAlignHandlers(handlers);
+    registerRandomHandlers(handlers);
+    runCounter = [this]() -> Value {
+      if (!counter && program) {
+        auto type = RankedTensorType::get(
+            {}, IntegerType::get(builder.getContext(), 32,
+                                 IntegerType::Unsigned));
+        unsigned index = program.getNumArguments();
+        SmallVector<NamedAttribute> attrs = {
+            builder.getNamedAttr("bwc.name",
+                                 builder.getStringAttr("rng.counter")),
+            builder.getNamedAttr("bwc.state", builder.getUnitAttr()),
+            builder.getNamedAttr("bwc.initial_value",
+                                 builder.getZeroAttr(type))};
+        if (failed(program.insertArgument(index, type,
+                                          builder.getDictionaryAttr(attrs),
+                                          program.getLoc())))
+          return Value();
+        counter = program.getArgument(index);
+      }
+      return counter;
+    };
     subgraphImporter = [this](const onnx::GraphProto &g,
                               const llvm::StringMap<Value> &outer,
                               ArrayRef<Value> inputs,
@@ -362,6 +383,11 @@ private:
   MLIRContext *ctx;
   const OnnxImportOptions &options;
   NodeContext::SubgraphImporter subgraphImporter;
+  /// The run counter random ops draw with (NodeContext::runCounter),
+  /// created in `program` on first use.
+  std::function<Value()> runCounter;
+  func::FuncOp program;
+  Value counter;
   std::string bufferName, baseDir;
   OpBuilder builder;
   HandlerTable handlers;
@@ -646,6 +672,7 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph,
     NodeContext nc(node, opset, options.inlineConstantLimit, builder,
                    nodeLoc(node, i), scope);
     nc.subgraphs = &subgraphImporter;
+    nc.runCounter = &runCounter;
     SmallVector<Value> results;
     if (failed(handlers[key](nc, results)))
       return failure();
@@ -846,6 +873,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   auto func = func::FuncOp::create(builder, fileLoc(), options.funcName,
                                    builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
+  program = func;
   builder.setInsertionPointToEnd(body);
   llvm::StringMap<SmallVector<Value>> sequenceArgs;
   for (auto [i, vi] : llvm::enumerate(args)) {
@@ -971,6 +999,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     NodeContext nc(node, opset, options.inlineConstantLimit, builder,
                    nodeLoc(node, i), values);
     nc.subgraphs = &subgraphImporter;
+    nc.runCounter = &runCounter;
     SmallVector<Value> results;
     if (failed(handlers[handlerKey(node)](nc, results))) {
       ok = false;
@@ -1055,10 +1084,19 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     outTypes.push_back(v.getType());
     outNames.push_back(vi.name());
   }
+  if (counter) {
+    // Every run draws new random values: the counter advances (wrapping).
+    BWCBuilder bb(builder, fileLoc());
+    outs.push_back(bb.add(counter, bb.scalar(1, eltOf(counter))));
+    outTypes.push_back(counter.getType());
+  }
   func::ReturnOp::create(builder, fileLoc(), outs);
   func.setType(builder.getFunctionType(func.getArgumentTypes(), outTypes));
   for (auto [i, name] : llvm::enumerate(outNames))
     func.setResultAttr(i, "bwc.name", builder.getStringAttr(name));
+  if (counter)
+    func.setResultAttr(outs.size() - 1, "bwc.state_update",
+                       builder.getStringAttr("rng.counter"));
   // Shape arithmetic folded to constants leaves its inputs unused: drop
   // every dead pure op, last first, so whole dead chains go.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))

@@ -108,6 +108,11 @@ public:
     return (*subgraphs)(graph, values, inputs, outputs);
   }
 
+  /// The program's run counter, a uint32 scalar state ("rng.counter", 0
+  /// at first) that every run increments; the first call creates it. Null
+  /// (or returning null) where a graph cannot have one.
+  const std::function<Value()> *runCounter = nullptr;
+
   /// The constant value of `v`, if it folded to one.
   static std::optional<SmallVector<int64_t>> constantInts(Value v);
 
@@ -235,6 +240,12 @@ void registerRecurrentHandlers(HandlerTable &table);
 void registerControlFlowHandlers(HandlerTable &table);
 void registerGridSampleHandlers(HandlerTable &table);
 void registerRoiAlignHandlers(HandlerTable &table);
+/// RandomUniform, RandomNormal, their *Like forms and Bernoulli.
+void registerRandomHandlers(HandlerTable &table);
+/// Uniform [0, 1) f32 values of `shape` from bwc's counter-based generator
+/// (RandomOps.cpp), keyed by the node's seed and `stream`.
+FailureOr<Value> uniformNoise(NodeContext &nc, ArrayRef<int64_t> shape,
+                              uint32_t stream);
 /// Optimizer ops of ai.onnx.preview.training, keyed "<domain>.<op>".
 void registerTrainingHandlers(HandlerTable &table);
 void registerSignalHandlers(HandlerTable &table);

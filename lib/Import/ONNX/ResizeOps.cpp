@@ -4,6 +4,13 @@
 // the coordinate and nearest modes) and Upsample, both into bwc.resize.
 // Scales and sizes must be constants.
 //
+// coordinate_transformation_mode tf_crop_and_resize (a constant roi) is
+// not a bwc.resize: each resized axis gets a constant [out, in]
+// interpolation matrix (nearest one tap, linear two, cubic four, edge
+// indices clamped as ONNX's reference pads), applied as a matmul along the
+// axis; an output whose source coordinate leaves [0, in - 1] along any
+// axis takes extrapolation_value, as in the reference.
+//
 //===----------------------------------------------------------------------===//
 #include "NodeImporter.h"
 
@@ -94,6 +101,129 @@ FailureOr<SmallVector<double>> constFloatInput(NodeContext &nc, int i,
   return *v;
 }
 
+/// The source coordinate's taps and weights along one axis (ONNX's
+/// reference: nearest per `nearest`, linear, or cubic with coefficient `a`
+/// and exclude_outside), indices clamped into [0, in - 1].
+SmallVector<std::pair<int64_t, double>>
+interpolationTaps(ResizeMode mode, NearestMode nearest, double a,
+                  bool excludeOutside, double x, int64_t in) {
+  auto clampIndex = [&](int64_t i) {
+    return std::clamp<int64_t>(i, 0, in - 1);
+  };
+  double lo = std::floor(x), r = x - lo;
+  int64_t i0 = (int64_t)lo;
+  if (mode == ResizeMode::nearest) {
+    int64_t i;
+    switch (nearest) {
+    case NearestMode::floor: i = i0; break;
+    case NearestMode::ceil: i = (int64_t)std::ceil(x); break;
+    case NearestMode::round_prefer_ceil: i = r >= 0.5 ? i0 + 1 : i0; break;
+    default: i = r > 0.5 ? i0 + 1 : i0; break;
+    }
+    return {{clampIndex(i), 1.0}};
+  }
+  if (mode == ResizeMode::linear)
+    return {{clampIndex(i0), 1.0 - r}, {clampIndex(i0 + 1), r}};
+  // Keys' cubic kernel at distances 1 + r, r, 1 - r, 2 - r.
+  auto near = [&](double d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };
+  auto far = [&](double d) {
+    return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;
+  };
+  double w[4] = {far(1 + r), near(r), near(1 - r), far(2 - r)};
+  SmallVector<std::pair<int64_t, double>> taps;
+  double sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    int64_t i = i0 - 1 + k;
+    if (excludeOutside && (i < 0 || i >= in))
+      continue;
+    taps.push_back({clampIndex(i), w[k]});
+    sum += w[k];
+  }
+  if (excludeOutside && sum != 0)
+    for (auto &t : taps)
+      t.second /= sum;
+  return taps;
+}
+
+/// Resize with tf_crop_and_resize coordinates (file comment).
+FailureOr<Value> cropAndResize(NodeContext &nc, Value x, ResizeMode mode,
+                               NearestMode nearest, ArrayRef<int64_t> axes,
+                               ArrayRef<int64_t> outShape) {
+  ArrayRef<int64_t> in = shapeOf(x);
+  int64_t rank = in.size(), n = axes.size();
+  std::optional<SmallVector<double>> roi =
+      nc.input(1) ? nc.constFloats(1) : std::nullopt;
+  if (!roi || (int64_t)roi->size() != 2 * n)
+    return nc.error() << "expects a constant roi of " << 2 * n
+                      << " values for tf_crop_and_resize",
+           failure();
+  SmallVector<double> start(rank, 0.0), end(rank, 1.0);
+  for (int64_t i = 0; i < n; ++i) {
+    start[axes[i]] = (*roi)[i];
+    end[axes[i]] = (*roi)[n + i];
+  }
+  BWCBuilder &bb = nc.bb;
+  Type elt = eltOf(x);
+  if (!isa<FloatType>(elt))
+    return nc.error() << "supports tf_crop_and_resize of float tensors only",
+           failure();
+  double a = nc.attrFloat("cubic_coeff_a", -0.75);
+  bool exclude = nc.attrInt("exclude_outside", 0) != 0;
+  Value y = x, valid;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t inD = in[d], outD = outShape[d];
+    if (outD == inD && start[d] == 0.0 && end[d] == 1.0)
+      continue;
+    std::optional<int64_t> elements = product({outD, inD});
+    if (!elements || *elements > (int64_t(1) << 24))
+      return nc.error() << "resizes dim " << d << " from " << inD << " to "
+                        << outD << ", too large for its interpolation matrix",
+             failure();
+    // Transposed matrix [in, out] so that y[..., in] x m gives [..., out].
+    SmallVector<double> m(inD * outD, 0.0), inside(outD, 1.0);
+    bool anyOutside = false;
+    for (int64_t o = 0; o < outD; ++o) {
+      double src = outD > 1 ? start[d] * (inD - 1) +
+                                  o * (end[d] - start[d]) * (inD - 1) /
+                                      double(outD - 1)
+                            : 0.5 * (start[d] + end[d]) * (inD - 1);
+      if (src < 0 || src > double(inD - 1)) {
+        inside[o] = 0.0;
+        anyOutside = true;
+        continue;
+      }
+      for (auto [i, w] :
+           interpolationTaps(mode, nearest, a, exclude, src, inD))
+        m[i * outD + o] += w;
+    }
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[d], perm[rank - 1]);
+    Value t = d == rank - 1 ? y : bb.transpose(y, perm);
+    auto constantOf = [&](ArrayRef<int64_t> shape, ArrayRef<double> v) {
+      SmallVector<Attribute> attrs;
+      for (double e : v)
+        attrs.push_back(scalarAttr(elt, e));
+      return bb.constant(
+          DenseElementsAttr::get(RankedTensorType::get(shape, elt), attrs));
+    };
+    Value mat = constantOf({inD, outD}, m);
+    t = bb.matmul(t, mat);
+    y = d == rank - 1 ? t : bb.transpose(t, perm);
+    if (anyOutside) {
+      SmallVector<int64_t> along(rank, 1);
+      along[d] = outD;
+      Value v = constantOf(along, inside);
+      valid = valid ? bb.mul(valid, v) : v;
+    }
+  }
+  if (valid) {
+    Value keep = bb.binary(BinaryFn::gt, valid, bb.scalar(0.5, elt));
+    y = bb.select(keep, y,
+                  bb.scalar(nc.attrFloat("extrapolation_value", 0.0), elt));
+  }
+  return y;
+}
+
 LogicalResult importResize(NodeContext &nc, Results &out) {
   Value x;
   FailureOr<ResizeMode> mode = readResizeInput(nc, nc.opset >= 11, x);
@@ -121,7 +251,9 @@ LogicalResult importResize(NodeContext &nc, Results &out) {
 
   std::string coordName =
       nc.attrString("coordinate_transformation_mode", "half_pixel");
-  std::optional<CoordMode> coord = symbolizeCoordMode(coordName);
+  bool crop = coordName == "tf_crop_and_resize";
+  std::optional<CoordMode> coord =
+      crop ? CoordMode::asymmetric : symbolizeCoordMode(coordName);
   if (!coord)
     return nc.error() << "unsupported coordinate_transformation_mode '"
                       << coordName << "'",
@@ -216,6 +348,13 @@ LogicalResult importResize(NodeContext &nc, Results &out) {
     if (failed(sizes))
       return failure();
     outShape = *sizes;
+  }
+  if (crop) {
+    FailureOr<Value> y = cropAndResize(nc, x, *mode, *nearest, axes, outShape);
+    if (failed(y))
+      return failure();
+    out.push_back(*y);
+    return success();
   }
   out.push_back(buildResize(nc, x, *mode, scales, outShape, *coord, *nearest));
   return success();

@@ -15,6 +15,12 @@
 // positions); above kMaxScatterWork the node is refused with its name.
 // Duplicate indices with reduction "none" (undefined in ONNX) add up.
 //
+// MaxUnpool is the same one-hot scatter over the flattened output (its
+// indices are MaxPool's, flattened over the whole tensor): zeros except
+// y.flat[I.flat[i]] = X.flat[i] over the inferred shape (in - 1) * stride +
+// kernel - pads per spatial dim, then padded with zeros at the end of each
+// dim to `output_shape` (a constant) when given, as ONNX's reference does.
+//
 //===----------------------------------------------------------------------===//
 #include "NodeImporter.h"
 
@@ -313,9 +319,69 @@ LogicalResult importScatterND(NodeContext &nc, Results &out) {
   return success();
 }
 
+LogicalResult importMaxUnpool(NodeContext &nc, Results &out) {
+  FailureOr<Value> x = nc.requiredInput(0), idx = nc.requiredInput(1);
+  if (failed(x) || failed(idx))
+    return failure();
+  ArrayRef<int64_t> xs = shapeOf(*x);
+  int64_t rank = xs.size(), spatial = rank - 2;
+  if (rank < 3 || shapeOf(*idx) != xs || !isa<IntegerType>(eltOf(*idx)))
+    return nc.error() << "expects X of rank >= 3 and integer indices of its "
+                         "shape",
+           failure();
+  std::optional<Ints> kernel = nc.attrInts("kernel_shape");
+  Ints strides = nc.attrInts("strides").value_or(Ints(spatial, 1));
+  Ints pads = nc.attrInts("pads").value_or(Ints(2 * spatial, 0));
+  if (!kernel || (int64_t)kernel->size() != spatial ||
+      (int64_t)strides.size() != spatial ||
+      (int64_t)pads.size() != 2 * spatial)
+    return nc.error() << "expects kernel_shape, strides and pads for its "
+                      << spatial << " spatial dims",
+           failure();
+  // The indices address the inferred shape; an output_shape pads it at the
+  // end of each dim (as ONNX's reference does).
+  Ints inferred(xs.begin(), xs.begin() + 2);
+  for (int64_t d = 0; d < spatial; ++d)
+    inferred.push_back((xs[2 + d] - 1) * strides[d] + (*kernel)[d] - pads[d] -
+                       pads[spatial + d]);
+  if (llvm::any_of(inferred, [](int64_t e) { return e < 1; }))
+    return nc.error() << "has an invalid output shape " << str(inferred),
+           failure();
+  Ints shape = inferred;
+  if (nc.input(2)) {
+    std::optional<Ints> given = nc.constInts(2);
+    if (!given)
+      return nc.error() << "expects a constant output_shape", failure();
+    shape = *given;
+    if ((int64_t)shape.size() != rank ||
+        llvm::any_of(llvm::zip(shape, inferred), [](auto p) {
+          return std::get<0>(p) < std::get<1>(p);
+        }))
+      return nc.error() << "expects an output_shape of rank " << rank
+                        << " no smaller than " << str(inferred)
+                        << " but got " << str(shape),
+             failure();
+  }
+  std::optional<int64_t> n = product(xs), positions = product(inferred);
+  if (!n || !positions || *n == 0 ||
+      *n > kMaxScatterWork / std::max<int64_t>(*positions, 1))
+    return nc.error() << "has too many inputs x output positions for the "
+                         "one-hot scatter",
+           failure();
+  BWCBuilder &bb = nc.bb;
+  Type elt = eltOf(*x);
+  Value lin = bb.reshape(bb.cast(*idx, bb.builder().getI64Type()), {*n, 1});
+  Value hit = bb.binary(BinaryFn::eq, lin, iota(bb, 2, 1, *positions));
+  Value picked = bb.select(hit, bb.reshape(*x, {*n, 1}), bb.scalar(0, elt));
+  Value y = bb.reduce(ReduceKind::sum, picked, {0}, /*keepDims=*/false);
+  out.push_back(padTo(bb, bb.reshape(y, inferred), shape, bb.scalar(0, elt)));
+  return success();
+}
+
 } // namespace
 
 void onnx_import::registerScatterHandlers(HandlerTable &t) {
+  t["MaxUnpool"] = importMaxUnpool;
   t["GatherND"] = importGatherND;
   t["ScatterElements"] = importScatterElements;
   t["Scatter"] = importScatterElements;

@@ -54,9 +54,10 @@ func.func @binary_cmp_result(%x: tensor<4xf32>) {
 
 // -----
 
-// Tests that logical functions take i1 and only they do.
+// Tests that and/or/xor take integers (logical on i1, bitwise on wider
+// ones) and that i1 operands take only them.
 func.func @binary_logical(%x: tensor<4xf32>) {
-  // expected-error @+1 {{expects i1 operands exactly for and/or/xor but got 'f32' for 'and'}}
+  // expected-error @+1 {{expects integer operands for and/or/xor (and i1 operands only for them) but got 'f32' for 'and'}}
   %0 = bwc.binary and %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }

@@ -202,10 +202,17 @@ double applyBinary(BinaryFn fn, double a, double b) {
 /// Integer arithmetic; std::nullopt where folding would be undefined
 /// (division by zero) so that the op stays and fails at run time instead.
 std::optional<int64_t> applyBinaryInt(BinaryFn fn, int64_t a, int64_t b) {
+  // Wrapping (two's complement) like the kernels; pack() truncates to the
+  // element width.
+  auto ua = (uint64_t)a, ub = (uint64_t)b;
   switch (fn) {
-  case BinaryFn::add: return a + b;
-  case BinaryFn::sub: return a - b;
-  case BinaryFn::mul: return a * b;
+  case BinaryFn::add: return (int64_t)(ua + ub);
+  case BinaryFn::sub: return (int64_t)(ua - ub);
+  case BinaryFn::mul: return (int64_t)(ua * ub);
+  // Bitwise, which on i1's 0/1 is the logical operation.
+  case BinaryFn::and_: return a & b;
+  case BinaryFn::or_: return a | b;
+  case BinaryFn::xor_: return a ^ b;
   case BinaryFn::div:
     if (b == 0) return std::nullopt;
     return a / b;

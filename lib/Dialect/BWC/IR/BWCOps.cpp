@@ -112,8 +112,11 @@ LogicalResult BinaryOp::verify() {
                          << " but got " << outElt;
   bool logical = getFn() == BinaryFn::and_ || getFn() == BinaryFn::or_ ||
                  getFn() == BinaryFn::xor_;
-  if (logical != lhsElt.isInteger(1))
-    return emitOpError() << "expects i1 operands exactly for and/or/xor but got "
+  // and/or/xor: logical on i1, bitwise on wider integers (the random
+  // ops' generator); i1 operands take nothing else.
+  if (logical ? !isa<IntegerType>(lhsElt) : lhsElt.isInteger(1))
+    return emitOpError() << "expects integer operands for and/or/xor (and "
+                            "i1 operands only for them) but got "
                          << lhsElt << " for '" << stringifyBinaryFn(getFn())
                          << "'";
   if (getFn() == BinaryFn::fmod && !isa<FloatType>(lhsElt))
