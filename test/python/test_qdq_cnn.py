@@ -135,10 +135,10 @@ def test_qdq_cnn_report_counts_integer_bytes(case):
     assert convs[0]["bytes_read"] == 3 * 32 * 32 + 16 * 3 * 3 * 3
     # ... and it writes its quantized (uint8) 16x32x32 output.
     assert convs[0]["bytes_written"] == 16 * 32 * 32
-    # Conv 2: the uint8 activations, the int8 weights (32x16x3x3) and three
-    # 32-element f32 vectors (scale, zero point widened at compile time,
-    # bias); it writes uint8 32x16x16.
-    assert convs[1]["bytes_read"] == 16 * 32 * 32 + 32 * 16 * 9 + 3 * 32 * f32
+    # Conv 2: the uint8 activations, the int8 weights (32x16x3x3) and two
+    # 32-element f32 vectors (scale, bias; the zero point of zeros folds
+    # away); it writes uint8 32x16x16.
+    assert convs[1]["bytes_read"] == 16 * 32 * 32 + 32 * 16 * 9 + 2 * 32 * f32
     assert convs[1]["bytes_written"] == 32 * 16 * 16
     # GlobalAveragePool reads the uint8 tensor; the Gemm reads the pooled
     # f32 vector and the int8 weights (10x32).

@@ -147,3 +147,27 @@ func.func @unit_dims_transpose(%x: tensor<1x1x16000xf32>, %y: tensor<1x2x3x1xf32
   %1 = bwc.transpose %y perm = [0, 2, 1, 3] : (tensor<1x2x3x1xf32>) -> tensor<1x3x2x1xf32>
   return %0, %1 : tensor<1x16000x1xf32>, tensor<1x3x2x1xf32>
 }
+
+// -----
+
+// Tests the exact float identities x - 0, x * 1, x / 1 (a DequantizeLinear
+// with a zero point of zeros), and that x - (-0) and x * 2 stay.
+// CHECK-LABEL: func.func @float_identities
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
+// CHECK-DAG: %[[N:.*]] = bwc.constant dense<-0.000000e+00> : tensor<8xf32>
+// CHECK-DAG: %[[T:.*]] = bwc.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[S:.*]] = bwc.binary sub %[[X]], %[[N]]
+// CHECK-DAG: %[[M:.*]] = bwc.binary mul %[[X]], %[[T]]
+// CHECK: return %[[X]], %[[X]], %[[X]], %[[S]], %[[M]]
+func.func @float_identities(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %z = bwc.constant dense<0.0> : tensor<8xf32>
+  %o = bwc.constant dense<1.0> : tensor<f32>
+  %n = bwc.constant dense<-0.0> : tensor<8xf32>
+  %t = bwc.constant dense<2.0> : tensor<f32>
+  %0 = bwc.binary sub %x, %z : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = bwc.binary mul %x, %o : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %2 = bwc.binary div %x, %o : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %3 = bwc.binary sub %x, %n : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %4 = bwc.binary mul %x, %t : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return %0, %1, %2, %3, %4 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}

@@ -264,10 +264,28 @@ OpFoldResult UnaryOp::fold(FoldAdaptor adaptor) {
   return pack(getType(), f, i);
 }
 
+/// True when `attr` is a float splat of `value` (+0 for 0: x - (-0) turns
+/// -0 into +0).
+bool isFloatSplat(Attribute attr, double value) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
+  if (!dense || !dense.isSplat() || !isa<FloatType>(dense.getElementType()))
+    return false;
+  APFloat v = dense.getSplatValue<APFloat>();
+  return v.convertToDouble() == value && !v.isNegative();
+}
+
 OpFoldResult BinaryOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType out = getType();
+  // Float identities that are exact for every x (-0 and NaN included):
+  // x - 0, x * 1, x / 1. A per-channel zero point of zeros (DequantizeLinear
+  // of symmetric weights) leaves no subtraction behind.
+  if (getLhs().getType() == out &&
+      ((getFn() == BinaryFn::sub && isFloatSplat(adaptor.getRhs(), 0.0)) ||
+       ((getFn() == BinaryFn::mul || getFn() == BinaryFn::div) &&
+        isFloatSplat(adaptor.getRhs(), 1.0))))
+    return getLhs();
   std::optional<Literal> a = unpack(adaptor.getLhs());
   std::optional<Literal> b = unpack(adaptor.getRhs());
-  RankedTensorType out = getType();
   if (!a || !b || out.getNumElements() > kFoldLimit)
     return {};
   bool floatOut = isa<FloatType>(out.getElementType());
