@@ -307,8 +307,7 @@ LogicalResult importDropout(NodeContext &nc, Results &out) {
       std::optional<SmallVector<double>> ratio = nc.constFloats(1);
       if (!ratio || ratio->size() != 1)
         return nc.error() << "expects a constant scalar ratio in training "
-                             "mode (an initializer --trainable matches is "
-                             "not a constant)",
+                             "mode",
                failure();
       r = (*ratio)[0];
     }

@@ -388,6 +388,8 @@ private:
   std::function<Value()> runCounter;
   func::FuncOp program;
   Value counter;
+  /// Trainable initializers nodes read as constants (NodeContext::frozen).
+  llvm::SetVector<BlockArgument> frozen;
   std::string bufferName, baseDir;
   OpBuilder builder;
   HandlerTable handlers;
@@ -673,6 +675,7 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph,
                    nodeLoc(node, i), scope);
     nc.subgraphs = &subgraphImporter;
     nc.runCounter = &runCounter;
+    nc.frozen = &frozen;
     SmallVector<Value> results;
     if (failed(handlers[key](nc, results)))
       return failure();
@@ -1000,6 +1003,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
                    nodeLoc(node, i), values);
     nc.subgraphs = &subgraphImporter;
     nc.runCounter = &runCounter;
+    nc.frozen = &frozen;
     SmallVector<Value> results;
     if (failed(handlers[handlerKey(node)](nc, results))) {
       ok = false;
@@ -1083,6 +1087,20 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     outs.push_back(v);
     outTypes.push_back(v.getType());
     outNames.push_back(vi.name());
+  }
+  // A trainable initializer some node needs as a constant is a constant:
+  // no gradient flows into an attribute in disguise.
+  if (!frozen.empty()) {
+    OpBuilder cb = OpBuilder::atBlockBegin(body);
+    llvm::BitVector erase(func.getNumArguments());
+    for (BlockArgument arg : frozen) {
+      auto init = cast<ElementsAttr>(
+          func.getArgAttr(arg.getArgNumber(), "bwc.initial_value"));
+      arg.replaceAllUsesWith(ConstantOp::create(cb, arg.getLoc(), init));
+      erase.set(arg.getArgNumber());
+    }
+    if (failed(func.eraseArguments(erase)))
+      return nullptr;
   }
   if (counter) {
     // Every run draws new random values: the counter advances (wrapping).

@@ -5,6 +5,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -330,13 +331,34 @@ FailureOr<Value> NodeContext::requiredInput(int i) {
 }
 
 std::optional<SmallVector<int64_t>> NodeContext::constInts(int i) {
+  if (std::optional<DenseElementsAttr> frozenValue = freeze(input(i)))
+    return intsOf(*frozenValue);
   return constantInts(input(i));
+}
+
+std::optional<DenseElementsAttr> NodeContext::freeze(Value v) {
+  auto arg = dyn_cast_or_null<BlockArgument>(v);
+  if (!arg || !frozen)
+    return std::nullopt;
+  auto f = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  if (!f || !f.getArgAttr(arg.getArgNumber(), "bwc.trainable"))
+    return std::nullopt;
+  auto init = dyn_cast_or_null<DenseElementsAttr>(
+      f.getArgAttr(arg.getArgNumber(), "bwc.initial_value"));
+  if (!init)
+    return std::nullopt;
+  frozen->insert(arg);
+  return init;
 }
 
 std::optional<SmallVector<int64_t>> NodeContext::constantInts(Value v) {
   DenseElementsAttr attr;
   if (!v || !matchPattern(v, m_Constant(&attr)))
     return std::nullopt;
+  return intsOf(attr);
+}
+
+SmallVector<int64_t> NodeContext::intsOf(DenseElementsAttr attr) {
   SmallVector<int64_t> out;
   if (isa<FloatType>(attr.getElementType())) {
     for (APFloat f : attr.getValues<APFloat>())
@@ -353,7 +375,9 @@ std::optional<SmallVector<int64_t>> NodeContext::constantInts(Value v) {
 std::optional<SmallVector<double>> NodeContext::constFloats(int i) {
   Value v = input(i);
   DenseElementsAttr attr;
-  if (!v || !matchPattern(v, m_Constant(&attr)))
+  if (std::optional<DenseElementsAttr> frozenValue = freeze(v))
+    attr = *frozenValue;
+  else if (!v || !matchPattern(v, m_Constant(&attr)))
     return std::nullopt;
   SmallVector<double> out;
   if (isa<FloatType>(attr.getElementType())) {

@@ -13,6 +13,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include <functional>
 #include <optional>
@@ -113,10 +114,22 @@ public:
   /// (or returning null) where a graph cannot have one.
   const std::function<Value()> *runCounter = nullptr;
 
+  /// Trainable initializers (function arguments marked bwc.trainable) a
+  /// node read as constants through constInts/constFloats: the importer
+  /// turns them back into constants (a Dropout ratio, a Clip bound or a
+  /// Resize scale is an attribute in disguise, not a parameter). Null: no
+  /// freezing, such an argument is not a constant.
+  llvm::SetVector<BlockArgument> *frozen = nullptr;
+
   /// The constant value of `v`, if it folded to one.
   static std::optional<SmallVector<int64_t>> constantInts(Value v);
 
 private:
+  static SmallVector<int64_t> intsOf(DenseElementsAttr attr);
+  /// The initial value of `v` when it is a trainable argument with one,
+  /// recorded in `frozen`.
+  std::optional<DenseElementsAttr> freeze(Value v);
+
   llvm::StringMap<Value> &values;
 };
 
