@@ -84,6 +84,15 @@ RANDOM_CASES = ("test_bernoulli", "test_training_dropout")
 RANDOM_REASON = ("random: bwc's generator draws other values than the "
                  "reference's; tested by statistics in test_random_ops.py")
 
+# Cases whose reference values contradict their own model (checked by hand
+# against ONNX 1.12's generator, onnx/backend/test/case/node/*.py).
+KNOWN_BAD_CASES = {
+    "test_adam_multiple_cpu":
+        "bad case: its expected X comes from epsilon=1e-2 but its node "
+        "leaves epsilon at the default 1e-6 (adam.py export_adam_multiple); "
+        "V and H match",
+}
+
 BEGIN, END = "<!-- BEGIN onnx-runner -->", "<!-- END onnx-runner -->"
 
 
@@ -149,6 +158,8 @@ def main(argv):
         failures[name] = first_line(trace)
         if name.startswith(RANDOM_CASES):
             failures[name] = RANDOM_REASON + " (" + failures[name] + ")"
+        elif name in KNOWN_BAD_CASES:
+            failures[name] = KNOWN_BAD_CASES[name] + " (" + failures[name] + ")"
     total = result.testsRun - len(result.skipped)
     print("%d cases, %d passed, %d failed, %d skipped" % (
         result.testsRun, total - len(failures), len(failures),
