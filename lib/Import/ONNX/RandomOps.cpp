@@ -31,6 +31,8 @@ using namespace mlir::bwc::onnx_import;
 namespace {
 
 constexpr uint32_t kGolden = 0x9E3779B9u;
+/// Longest dim a random op draws along (its index iota is a constant).
+constexpr int64_t kMaxIotaDim = int64_t(1) << 20;
 
 uint32_t fmix32(uint32_t h) {
   h ^= h >> 16;
@@ -201,6 +203,13 @@ FailureOr<Value> onnx_import::uniformNoise(NodeContext &nc,
   std::optional<int64_t> n = product(shape);
   if (!n || *n > (int64_t(1) << 32))
     return nc.error() << "draws more than 2^32 random values", failure();
+  // The index is built from one iota constant per dim: bound their size.
+  for (int64_t d : shape)
+    if (d > kMaxIotaDim)
+      return nc.error() << "draws along a dim of " << d
+                        << " elements, more than the generator's limit of "
+                        << kMaxIotaDim,
+             failure();
   if (!nc.runCounter || !*nc.runCounter)
     return nc.error() << "needs the program's run counter, which this graph "
                          "cannot have",
