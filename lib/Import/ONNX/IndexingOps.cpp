@@ -133,6 +133,13 @@ LogicalResult importEyeLike(NodeContext &nc, Results &out) {
   }
   int64_t k = nc.attrInt("k", 0);
   ArrayRef<int64_t> shape = shapeOf(*x);
+  // Each dim's index is an iota constant: bound them (a fuzzed [2^31, 4]
+  // input ran out of memory building one).
+  constexpr int64_t kMaxDim = int64_t(1) << 20;
+  if (shape[0] > kMaxDim || shape[1] > kMaxDim)
+    return nc.error() << "expects dims of at most " << kMaxDim << " but got "
+                      << shape[0] << "x" << shape[1],
+           failure();
   // i == j - k, as i64 comparisons of two iotas (folded to a constant).
   BWCBuilder &bb = nc.bb;
   Type i64 = bb.builder().getI64Type();
