@@ -9,7 +9,9 @@
 // interpolation matrix (nearest one tap, linear two, cubic four, edge
 // indices clamped as ONNX's reference pads), applied as a matmul along the
 // axis; an output whose source coordinate leaves [0, in - 1] along any
-// axis takes extrapolation_value, as in the reference.
+// axis takes extrapolation_value, as in the reference. antialias=1 (linear
+// and cubic, opset 18) is built the same way, from the widened filter's
+// weights (antialiasResize).
 //
 //===----------------------------------------------------------------------===//
 #include "NodeImporter.h"
@@ -224,6 +226,110 @@ FailureOr<Value> cropAndResize(NodeContext &nc, Value x, ResizeMode mode,
   return y;
 }
 
+/// The source coordinate of output index `o` along an axis scaled by `s`
+/// from `in` to `out` elements (ONNX's coordinate_transformation_mode).
+double sourceCoordinate(CoordMode coord, double o, double s, int64_t in,
+                        int64_t out) {
+  switch (coord) {
+  case CoordMode::asymmetric:
+    return o / s;
+  case CoordMode::align_corners:
+    return out > 1 ? o * double(in - 1) / double(out - 1) : 0.0;
+  case CoordMode::pytorch_half_pixel:
+    return out > 1 ? (o + 0.5) / s - 0.5 : 0.0;
+  case CoordMode::tf_half_pixel_for_nn:
+    return (o + 0.5) / s;
+  case CoordMode::half_pixel:
+    break;
+  }
+  return (o + 0.5) / s - 0.5;
+}
+
+/// Resize with antialias=1 (opset 18), linear or cubic: downscaling by s
+/// widens the filter to 1/s input pixels (ONNX's reference: the triangle
+/// or Keys kernel evaluated at (i - x) * s over the 2 * ceil-ish(1/s)
+/// nearest indices, normalized to sum 1, indices past the edge reading the
+/// edge, or dropped and renormalized with exclude_outside). The weights
+/// are constants, so each resized axis is one constant [in, out] matmul,
+/// as tf_crop_and_resize; an axis scaled up (s >= 1) has the plain
+/// filter's weights.
+FailureOr<Value> antialiasResize(NodeContext &nc, Value x, ResizeMode mode,
+                                 CoordMode coord, ArrayRef<double> scales,
+                                 ArrayRef<int64_t> outShape) {
+  ArrayRef<int64_t> in = shapeOf(x);
+  int64_t rank = in.size();
+  BWCBuilder &bb = nc.bb;
+  Type elt = eltOf(x);
+  if (!isa<FloatType>(elt))
+    return nc.error() << "supports antialias on float tensors only",
+           failure();
+  double a = nc.attrFloat("cubic_coeff_a", -0.75);
+  bool exclude = nc.attrInt("exclude_outside", 0) != 0;
+  bool cubic = mode == ResizeMode::cubic;
+  auto kernel = [&](double t) {
+    t = std::abs(t);
+    if (!cubic)
+      return std::max(0.0, 1.0 - t);
+    if (t < 1)
+      return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2)
+      return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+    return 0.0;
+  };
+  Value y = x;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t inD = in[d], outD = outShape[d];
+    double s = scales[d];
+    if (outD == inD && s == 1.0)
+      continue;
+    std::optional<int64_t> elements = product({outD, inD});
+    if (!elements || *elements > (int64_t(1) << 24) || !(s > 0))
+      return nc.error() << "resizes dim " << d << " from " << inD << " to "
+                        << outD << ", too large for its interpolation matrix",
+             failure();
+    double f = std::min(s, 1.0);
+    // Taps k in [start, start + n) around floor(x), as ONNX's reference.
+    int64_t start = (int64_t)std::floor((cubic ? -2.0 : -1.0) / f) + 1;
+    int64_t n = 2 - 2 * start;
+    SmallVector<double> m(inD * outD, 0.0);
+    for (int64_t o = 0; o < outD; ++o) {
+      double src = sourceCoordinate(coord, double(o), s, inD, outD);
+      double lo = std::floor(src);
+      // ONNX's reference takes ratio 1 at an integer coordinate: the
+      // window then starts one lower (the weights are the same).
+      double ratio = src - lo;
+      int64_t base = (int64_t)lo;
+      if (ratio == 0.0)
+        ratio = 1.0, base -= 1;
+      SmallVector<std::pair<int64_t, double>> taps;
+      double sum = 0;
+      for (int64_t k = start; k < start + n; ++k) {
+        int64_t i = base + k;
+        double w = kernel((double(k) - ratio) * f);
+        if (exclude && (i < 0 || i >= inD))
+          continue;
+        taps.push_back({std::clamp<int64_t>(i, 0, inD - 1), w});
+        sum += w;
+      }
+      if (sum == 0)
+        continue;
+      for (auto [i, w] : taps)
+        m[i * outD + o] += w / sum;
+    }
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[d], perm[rank - 1]);
+    Value t = d == rank - 1 ? y : bb.transpose(y, perm);
+    SmallVector<Attribute> attrs;
+    for (double e : m)
+      attrs.push_back(scalarAttr(elt, e));
+    Value mat = bb.constant(
+        DenseElementsAttr::get(RankedTensorType::get({inD, outD}, elt), attrs));
+    t = bb.matmul(t, mat);
+    y = d == rank - 1 ? t : bb.transpose(t, perm);
+  }
+  return y;
+}
+
 LogicalResult importResize(NodeContext &nc, Results &out) {
   Value x;
   FailureOr<ResizeMode> mode = readResizeInput(nc, nc.opset >= 11, x);
@@ -263,8 +369,13 @@ LogicalResult importResize(NodeContext &nc, Results &out) {
   if (!nearest)
     return nc.error() << "unsupported nearest_mode '" << nearestName << "'",
            failure();
-  if (int64_t v = nc.attrInt("antialias", 0); v != 0)
-    return nc.error() << "unsupported antialias=" << v, failure();
+  int64_t antialias = nc.attrInt("antialias", 0);
+  if (antialias != 0 && antialias != 1)
+    return nc.error() << "expects antialias 0 or 1 but got " << antialias,
+           failure();
+  if (antialias && crop)
+    return nc.error() << "unsupported antialias with tf_crop_and_resize",
+           failure();
   if (int64_t v = nc.attrInt("exclude_outside", 0);
       v != 0 && *mode != ResizeMode::cubic)
     return nc.error() << "unsupported exclude_outside=" << v
@@ -351,6 +462,15 @@ LogicalResult importResize(NodeContext &nc, Results &out) {
   }
   if (crop) {
     FailureOr<Value> y = cropAndResize(nc, x, *mode, *nearest, axes, outShape);
+    if (failed(y))
+      return failure();
+    out.push_back(*y);
+    return success();
+  }
+  // Antialias changes only linear and cubic (nearest ignores it).
+  if (antialias && *mode != ResizeMode::nearest) {
+    FailureOr<Value> y =
+        antialiasResize(nc, x, *mode, *coord, scales, outShape);
     if (failed(y))
       return failure();
     out.push_back(*y);

@@ -16,9 +16,15 @@
 // be smaller than a pixel; `output_half_pixel` keeps opset 10's behaviour
 // (no shift, rois at least 1 x 1). A sample below 0 clamps to 0, one past
 // the last row reads the last row only. `sampling_ratio` 0 (adaptive: the
-// grid depends on each roi's size) needs constant rois; `max` mode (not
-// separable: ONNX Runtime takes the max over weighted taps) is an error
-// naming the node.
+// grid depends on each roi's size) needs constant rois.
+//
+// `max` mode is not separable: ONNX Runtime (and ONNX's reference) takes,
+// per bin, the max over its samples of the max over each sample's four
+// weighted taps (w * X at the tap; a sample outside [-1, H] has weight 0).
+// Each axis gets a one-hot tap selection [R, P*G*2, L] and the taps'
+// weights [R, P, G*2]; two batched matmuls gather every tap value of every
+// sample, [R, P, G*2, C, Q, G*2], which is weighted and max-reduced over
+// the two tap axes (bounded: kMaxMaxModeElements).
 //
 //===----------------------------------------------------------------------===//
 #include "NodeImporter.h"
@@ -32,12 +38,19 @@ using namespace mlir::bwc::onnx_import;
 namespace {
 
 constexpr int64_t kMaxGrid = 64;
+/// Largest tap tensor of max mode (R * C * OH * OW * 4 * grid_h * grid_w).
+constexpr int64_t kMaxMaxModeElements = int64_t(1) << 26;
 
-/// Wy[r, p, h] (or Wx) of shape [R, P, L]: the averaged bilinear weights
-/// of the P bins of each roi along one axis of length L. `start` and `bin`
-/// are [R, 1, 1] (the roi's first coordinate and bin size along the axis).
-Value axisWeights(BWCBuilder &bb, Value start, Value bin, int64_t p,
-                  int64_t grid, int64_t len, Type f) {
+/// The bilinear taps of every sample along one axis, each [R, P, G]: the
+/// low and high index and their weights (0 for a sample outside
+/// [-1, len]), as ONNX Runtime's pre-calculation. `start` and `bin` are
+/// [R, 1, 1] (the roi's first coordinate and bin size along the axis).
+struct SampleTaps {
+  Value low, high, wLow, wHigh;
+};
+
+SampleTaps sampleTaps(BWCBuilder &bb, Value start, Value bin, int64_t p,
+                      int64_t grid, int64_t len, Type f) {
   auto c = [&](double v) { return bb.scalar(v, f); };
   // Sample coordinates [R, P, G]: start + p * bin + (g + 0.5) * bin / grid.
   Value pi = iotaAlong(bb, 3, 1, p, f), gi = iotaAlong(bb, 3, 2, grid, f);
@@ -56,8 +69,38 @@ Value axisWeights(BWCBuilder &bb, Value start, Value bin, int64_t p,
   Value high = bb.select(atEnd, last, bb.add(low, c(1)));
   Value frac = bb.select(atEnd, c(0), bb.sub(yc, low));
   Value zero = c(0);
-  Value wHigh = bb.select(valid, frac, zero);
-  Value wLow = bb.select(valid, bb.sub(c(1), frac), zero);
+  return {low, high, bb.select(valid, bb.sub(c(1), frac), zero),
+          bb.select(valid, frac, zero)};
+}
+
+/// Max mode's taps along one axis: the one-hot selection [R, P * G * 2, L]
+/// of each sample's low and high tap, and their weights [R, P, G * 2].
+std::pair<Value, Value> axisTaps(BWCBuilder &bb, Value start, Value bin,
+                                 int64_t p, int64_t grid, int64_t len,
+                                 Type f) {
+  SampleTaps t = sampleTaps(bb, start, bin, p, grid, len, f);
+  // [R, P, G, 2]: low then high.
+  Ints s4(BWCBuilder::shapeOf(t.low));
+  s4.push_back(1);
+  Value taps = bb.concat({bb.reshape(t.low, s4), bb.reshape(t.high, s4)}, 3);
+  Value weights =
+      bb.concat({bb.reshape(t.wLow, s4), bb.reshape(t.wHigh, s4)}, 3);
+  int64_t r = s4[0];
+  // One-hot over the axis: [R, P*G*2, 1] against [1, 1, L].
+  Value sel = bb.cast(
+      bb.binary(BinaryFn::eq, bb.reshape(taps, {r, p * grid * 2, 1}),
+                iotaAlong(bb, 3, 2, len, f)),
+      f);
+  return {sel, bb.reshape(weights, {r, p, grid * 2})};
+}
+
+/// Wy[r, p, h] (or Wx) of shape [R, P, L]: the averaged bilinear weights
+/// of the P bins of each roi along one axis of length L.
+Value axisWeights(BWCBuilder &bb, Value start, Value bin, int64_t p,
+                  int64_t grid, int64_t len, Type f) {
+  auto c = [&](double v) { return bb.scalar(v, f); };
+  auto [low, high, wLow, wHigh] = sampleTaps(bb, start, bin, p, grid, len, f);
+  Value zero = c(0);
   // Place the taps: [R, P, G, 1] against [1, 1, 1, L], summed over G.
   auto col = [&](Value v) {
     Ints s(BWCBuilder::shapeOf(v));
@@ -96,9 +139,9 @@ LogicalResult importRoiAlign(NodeContext &nc, Results &out) {
     return nc.error() << "expects float X and rois of the same type",
            failure();
   std::string mode = nc.attrString("mode", "avg");
-  if (mode != "avg")
+  if (mode != "avg" && mode != "max")
     return nc.error() << "unsupported mode '" << mode
-                      << "' (only 'avg', which is separable)",
+                      << "' (expects 'avg' or 'max')",
            failure();
   std::string ctm = nc.attrString("coordinate_transformation_mode",
                                   nc.opset >= 16 ? "half_pixel"
@@ -156,14 +199,41 @@ LogicalResult importRoiAlign(NodeContext &nc, Results &out) {
   Value rw = bb.sub(x2, x1), rh = bb.sub(y2, y1);
   if (!halfPixel)
     rw = bb.max(rw, c(1)), rh = bb.max(rh, c(1));
-  Value wy = axisWeights(bb, y1, bb.div(rh, c((double)oh)), oh, gridH, h, f);
-  Value wx = axisWeights(bb, x1, bb.div(rw, c((double)ow)), ow, gridW, w, f);
   // X of each roi's image: one-hot [R, N] x [N, C*H*W].
   Type i64 = bb.builder().getI64Type();
   Value bi = bb.reshape(bb.cast(*batch, i64), {r, 1});
   Value pick = bb.cast(bb.binary(BinaryFn::eq, bi, iotaAlong(bb, 2, 1, n, i64)),
                        f);
   Value xr = bb.matmul(pick, bb.reshape(*x, {n, ch * h * w}));
+  if (mode == "max") {
+    std::optional<int64_t> elements =
+        product({r, ch, oh, ow, 4 * gridH * gridW});
+    if (!elements || *elements > kMaxMaxModeElements)
+      return nc.error() << "in max mode gathers " << r << " x " << ch
+                        << " x " << oh << " x " << ow << " x "
+                        << 4 * gridH * gridW << " tap values, more than "
+                        << kMaxMaxModeElements,
+             failure();
+    auto [sy, wy] =
+        axisTaps(bb, y1, bb.div(rh, c((double)oh)), oh, gridH, h, f);
+    auto [sx, wx] =
+        axisTaps(bb, x1, bb.div(rw, c((double)ow)), ow, gridW, w, f);
+    int64_t ty = oh * gridH * 2;
+    // Rows: [R, TY, H] x [R, H, C*W] -> [R, TY, C*W].
+    Value xt = bb.transpose(bb.reshape(xr, {r, ch, h, w}), {0, 2, 1, 3});
+    Value rows = bb.matmul(sy, bb.reshape(xt, {r, h, ch * w}));
+    // Columns: [R, TY*C, W] x [R, W, TX] -> [R, TY*C, TX], TX = OW*GW*2.
+    Value taps = bb.matmul(bb.reshape(rows, {r, ty * ch, w}),
+                           bb.transpose(sx, {0, 2, 1}));
+    Value v = bb.reshape(taps, {r, oh, gridH * 2, ch, ow, gridW * 2});
+    v = bb.mul(v, bb.reshape(wy, {r, oh, gridH * 2, 1, 1, 1}));
+    v = bb.mul(v, bb.reshape(wx, {r, 1, 1, 1, ow, gridW * 2}));
+    Value m = bb.reduce(ReduceKind::max, v, {2, 5}, /*keepDims=*/false);
+    out.push_back(bb.transpose(m, {0, 2, 1, 3}));
+    return success();
+  }
+  Value wy = axisWeights(bb, y1, bb.div(rh, c((double)oh)), oh, gridH, h, f);
+  Value wx = axisWeights(bb, x1, bb.div(rw, c((double)ow)), ow, gridW, w, f);
   // The w sum: [R, C*H, W] x [R, W, OW].
   Value t = bb.matmul(bb.reshape(xr, {r, ch * h, w}),
                       bb.transpose(wx, {0, 2, 1}));
