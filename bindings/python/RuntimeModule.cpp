@@ -264,13 +264,15 @@ public:
     out["max_ms"] = stats.maxMs;
     out["runs_ms"] = stats.runsMs;
     out["launch_ms"] = stats.launchMedianMs;
+    out["launch_skipped"] = stats.launchSkipped;
     out["kernel_timing"] = stats.kernelTiming;
     out["kernel_timing_note"] = stats.kernelTimingNote;
     return out;
   }
 
   /// One dict per launch: its kernel's name, ops, static bytes and flops,
-  /// configuration and (CUDA) grid and block.
+  /// configuration, (CUDA) grid and block, and its branch guards
+  /// ((condition buffer, taken branch) pairs; empty: always runs).
   py::list launches() const {
     const Artifact &a = exec_->artifact();
     py::list out;
@@ -286,6 +288,10 @@ public:
       row["config"] = k.config;
       row["grid"] = std::vector<uint32_t>(k.grid, k.grid + 3);
       row["block"] = std::vector<uint32_t>(k.block, k.block + 3);
+      py::list guards;
+      for (const LaunchGuard &g : a.launches[i].guards)
+        guards.append(py::make_tuple(g.buffer, g.taken));
+      row["guards"] = guards;
       out.append(row);
     }
     return out;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "bwc/Analysis/BufferPlan.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
@@ -16,6 +17,16 @@
 #include <queue>
 
 using namespace mlir::bwc;
+
+bool mlir::bwc::exclusiveBranches(
+    llvm::ArrayRef<std::pair<int64_t, bool>> a,
+    llvm::ArrayRef<std::pair<int64_t, bool>> b) {
+  for (const auto &x : a)
+    for (const auto &y : b)
+      if (x.first == y.first && x.second != y.second)
+        return true;
+  return false;
+}
 
 uint64_t mlir::bwc::alignedBufferBytes(uint64_t bytes) {
   return llvm::alignTo(std::max<uint64_t>(bytes, 1), kArenaAlignment);
@@ -35,13 +46,18 @@ llvm::StringRef mlir::bwc::stringifyPlannerKind(PlannerKind kind) {
 
 namespace {
 
+using Guards = std::vector<std::pair<int64_t, bool>>;
+
 struct Group {
   uint64_t bytes = 0; // aligned
   int64_t start = 0, end = 0;
+  /// The guards every member's launch has (the intersection).
+  Guards guards;
 };
 
 bool liveTogether(const Group &a, const Group &b) {
-  return a.start <= b.end && b.start <= a.end;
+  return a.start <= b.end && b.start <= a.end &&
+         !mlir::bwc::exclusiveBranches(a.guards, b.guards);
 }
 
 /// The in-place claims that are legal: the claimed buffer dies at the
@@ -84,12 +100,18 @@ std::vector<Group> makeGroups(llvm::ArrayRef<PlanBuffer> buffers,
     uint64_t bytes = alignedBufferBytes(buffers[i].bytes);
     if (index[r] < 0) {
       index[r] = groups.size();
-      groups.push_back({bytes, buffers[i].firstDef, buffers[i].lastUse});
+      groups.push_back({bytes, buffers[i].firstDef, buffers[i].lastUse,
+                        buffers[i].guards});
     } else {
       Group &g = groups[index[r]];
       g.bytes = std::max(g.bytes, bytes);
       g.start = std::min(g.start, buffers[i].firstDef);
       g.end = std::max(g.end, buffers[i].lastUse);
+      Guards both;
+      for (const auto &x : g.guards)
+        if (llvm::is_contained(buffers[i].guards, x))
+          both.push_back(x);
+      g.guards = std::move(both);
     }
     groupOf[i] = index[r];
   }
@@ -345,15 +367,50 @@ std::vector<uint64_t> expand(llvm::ArrayRef<uint64_t> groupOffsets,
   return offsets;
 }
 
-uint64_t peakLiveBytes(llvm::ArrayRef<Group> groups) {
+/// The peak of the groups live at once among those a run taking the
+/// branches `choice` (condition id -> then?) writes.
+uint64_t peakLiveBytes(llvm::ArrayRef<Group> groups,
+                       const std::map<int64_t, bool> &choice) {
   std::map<int64_t, int64_t> delta;
   for (const Group &g : groups) {
+    bool written = llvm::all_of(g.guards, [&](const std::pair<int64_t, bool> &x) {
+      auto it = choice.find(x.first);
+      return it == choice.end() || it->second == x.second;
+    });
+    if (!written)
+      continue;
     delta[g.start] += g.bytes;
     delta[g.end + 1] -= g.bytes;
   }
   int64_t live = 0, peak = 0;
   for (auto [t, d] : delta)
     peak = std::max(peak, live += d);
+  return peak;
+}
+
+/// The largest peak over the branch choices of a run (each choice when
+/// there are few conditions, else all-then and all-else: still a bound no
+/// plan beats, as each is a run's).
+uint64_t peakLiveBytes(llvm::ArrayRef<Group> groups) {
+  std::vector<int64_t> conds;
+  for (const Group &g : groups)
+    for (const auto &x : g.guards)
+      conds.push_back(x.first);
+  llvm::sort(conds);
+  conds.erase(std::unique(conds.begin(), conds.end()), conds.end());
+  std::vector<uint64_t> masks;
+  if (conds.size() <= mlir::bwc::kMaxEnumeratedConditions)
+    for (uint64_t m = 0; m < (uint64_t(1) << conds.size()); ++m)
+      masks.push_back(m);
+  else
+    masks = {0, ~uint64_t(0)};
+  uint64_t peak = 0;
+  for (uint64_t m : masks) {
+    std::map<int64_t, bool> choice;
+    for (size_t i = 0; i < conds.size(); ++i)
+      choice[conds[i]] = (m >> std::min<size_t>(i, 63)) & 1;
+    peak = std::max(peak, peakLiveBytes(groups, choice));
+  }
   return peak;
 }
 
@@ -456,6 +513,8 @@ mlir::bwc::checkPlan(llvm::ArrayRef<PlanBuffer> buffers,
       bool pair = (b.inPlaceOf == (int64_t)i && a.lastUse == b.firstDef) ||
                   (a.inPlaceOf == (int64_t)j && b.lastUse == a.firstDef);
       if (pair && offsets[i] == offsets[j] && from == to)
+        continue;
+      if (exclusiveBranches(a.guards, b.guards))
         continue;
       conflicts.push_back(
           {PlanConflict::Overlap, (int64_t)i, (int64_t)j, lo, hi, from});

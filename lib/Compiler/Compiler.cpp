@@ -580,7 +580,10 @@ static FailureOr<CompileResult> compileModuleTimed(ModuleOp module,
     options.strategy = o.rematStrategy;
     outline.addPass(createRematerializePass(options));
   }
-  if (failed(addPipeline(outline, "bwc-plan-buffers,bwc-verify-plan", loc)) ||
+  // Launches one branch of a runtime If needs are guarded before the plan.
+  if (failed(addPipeline(outline,
+                         "bwc-guard-branches,bwc-plan-buffers,bwc-verify-plan",
+                         loc)) ||
       failed(outline.run(module)))
     return failure();
   Memory memory = readMemory(program);

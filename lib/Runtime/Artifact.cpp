@@ -11,6 +11,7 @@
 #include "FileUtil.h"
 #include "bwc/Runtime/Signature.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -219,6 +220,7 @@ constexpr size_t kMinDescBytes = 8 + 4 + 8;
 constexpr size_t kBufferBytes = 1 + 8 + 8 + 8 + 4;
 constexpr size_t kMinKernelBytes = 8 + 8 + 3 * 8 + 7 * 4 + 8;
 constexpr size_t kMinLaunchBytes = 4 + 8;
+constexpr size_t kLaunchGuardBytes = 4 + 4 + 1;
 constexpr size_t kMinSimKernelBytes = 8 + 4 + 4 + 8 + 1;
 constexpr size_t kSimArrayBytes = 4 + 4;
 constexpr size_t kMinSimSiteBytes = 4 + 1 + 1 + 4 + 4 + 4 + 8;
@@ -326,6 +328,24 @@ void readPayload(Reader &r, Artifact &a) {
   }
   a.modelTemplate = r.str("model template");
   readU32s(r, a.modelParameters, "model parameter list");
+  // The launches' guards, (launch, buffer, taken) in launch order (format
+  // version 6): a section of its own, after the rest.
+  size_t guards = r.count(kLaunchGuardBytes, "launch guard list");
+  for (size_t i = 0; i < guards && r.ok(); ++i) {
+    uint32_t launch = r.u32("launch guard launch");
+    LaunchGuard g;
+    g.buffer = r.u32("launch guard buffer");
+    g.taken = r.u8("launch guard branch") != 0;
+    if (!r.ok())
+      break;
+    if (launch >= a.launches.size()) {
+      r.error = "artifact is malformed: launch guard " + std::to_string(i) +
+                " names launch " + std::to_string(launch) + " but there are " +
+                std::to_string(a.launches.size());
+      break;
+    }
+    a.launches[launch].guards.push_back(g);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -487,6 +507,15 @@ std::string validateLaunches(const Artifact &a) {
       if (arg >= a.buffers.size())
         return where + " uses buffer " + std::to_string(arg) +
                " but there are " + std::to_string(a.buffers.size());
+    for (const LaunchGuard &g : l.guards) {
+      if (g.buffer >= a.buffers.size())
+        return where + " is guarded by buffer " + std::to_string(g.buffer) +
+               " but there are " + std::to_string(a.buffers.size());
+      if (a.buffers[g.buffer].bytes != 1)
+        return where + " is guarded by buffer " + std::to_string(g.buffer) +
+               " of " + std::to_string(a.buffers[g.buffer].bytes) +
+               " bytes, not a one-byte condition";
+    }
   }
   return {};
 }
@@ -699,9 +728,27 @@ std::string serialize(const Artifact &a) {
   }
   p.str(a.modelTemplate);
   writeU32s(p, a.modelParameters);
+  size_t guards = 0;
+  for (const Launch &l : a.launches)
+    guards += l.guards.size();
+  p.u64(guards);
+  for (size_t i = 0; i < a.launches.size(); ++i)
+    for (const LaunchGuard &g : a.launches[i].guards) {
+      p.u32(static_cast<uint32_t>(i));
+      p.u32(g.buffer);
+      p.u8(g.taken ? 1 : 0);
+    }
 
   return sealPayload(p.out);
 }
+
+BranchDecider::BranchDecider(const Artifact &a)
+    : artifact_(a), value_(a.buffers.size(), -1) {
+  for (const Launch &l : a.launches)
+    any_ = any_ || !l.guards.empty();
+}
+
+void BranchDecider::reset() { std::fill(value_.begin(), value_.end(), -1); }
 
 std::string sealPayload(const std::string &payload) {
   Writer h;

@@ -24,6 +24,8 @@ struct Row {
   uint64_t bytes = 0, flops = 0;
   /// NaN when unknown (no time, or no peak to compare with).
   double gbps = NAN, pctCopy = NAN, gflops = NAN, pctPeak = NAN;
+  /// A launch of a runtime If's branch not taken: it did not run.
+  bool skipped = false;
 };
 
 void derive(Row &row, const PeakFigures &peak) {
@@ -59,6 +61,16 @@ std::vector<Row> rows(const Artifact &a, const BenchReport &r) {
     if (cuda) {
       row.estUs = estimateH200Us(k, 1.0);
       total.estUs += row.estUs;
+    }
+    // A launch whose branch was not taken moved nothing.
+    if (i < r.stats.launchSkipped.size() && r.stats.launchSkipped[i]) {
+      row.skipped = true;
+      row.timeUs = 0;
+      if (cuda)
+        total.estUs -= row.estUs;
+      derive(row, r.peak);
+      table.push_back(row);
+      continue;
     }
     derive(row, r.peak);
     table.push_back(row);
@@ -138,13 +150,18 @@ std::string formatBenchReport(const Artifact &a, const BenchReport &r) {
                   "bytes / %.0f GB/s, flops / peak) (docs/targets/cuda-sim.md, "
                   "\"Counters\")\n",
                   kH200KernelFloorUs, kH200CopyGBps);
+  if (std::find(s.launchSkipped.begin(), s.launchSkipped.end(), true) !=
+      s.launchSkipped.end())
+    out += "skipped: the launch belongs to a runtime If's branch these inputs "
+           "do not take; its bytes are not in the total\n";
   out += format("%4s  %-32s %11s %9s %13s %9s %7s %13s %9s %7s\n", "#",
                 "kernel", "time(us)", "est(us)", "bytes", "GB/s", "%copy",
                 "flops", "GFLOP/s", "%peak");
   for (const Row &row : rows(a, r)) {
     std::string index = row.launch < 0 ? "" : std::to_string(row.launch);
-    out += format("%4s  %-32s %11.3f %9s %13llu %9s %7s %13llu %9s %7s\n",
-                  index.c_str(), row.name.c_str(), row.timeUs,
+    std::string time = row.skipped ? "skipped" : format("%.3f", row.timeUs);
+    out += format("%4s  %-32s %11s %9s %13llu %9s %7s %13llu %9s %7s\n",
+                  index.c_str(), row.name.c_str(), time.c_str(),
                   cell("%.2f", row.estUs).c_str(),
                   (unsigned long long)row.bytes,
                   cell("%.2f", row.gbps).c_str(),
@@ -192,7 +209,8 @@ std::string benchReportJson(const Artifact &a, const BenchReport &r) {
   for (size_t i = 0; i + 1 < table.size(); ++i)
     out += std::string(i ? "," : "") + "\n    {\"launch\": " +
            std::to_string(table[i].launch) +
-           ", \"name\": " + jsonString(table[i].name) + ", " +
+           ", \"name\": " + jsonString(table[i].name) +
+           ", \"skipped\": " + (table[i].skipped ? "true" : "false") + ", " +
            rowJson(table[i]) + "}";
   out += "\n  ],\n  \"totals\": {\"kernels\": " +
          std::to_string(a.launches.size()) + ", " + rowJson(table.back()) +

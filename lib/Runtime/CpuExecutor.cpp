@@ -165,7 +165,23 @@ bool CpuExecutor::bindInputs(const std::vector<TensorRef> &inputs,
 
 void CpuExecutor::launchAll(std::vector<double> *launchMs) {
   const Artifact &a = artifact_;
+  branches_.reset();
+  skipped_.assign(a.launches.size(), false);
+  // A condition is a one-byte tensor in host memory, read where it lies.
+  auto read = [&](uint32_t buffer, uint8_t &byte, std::string &) {
+    byte = *static_cast<const uint8_t *>(bufferPtrs_[buffer]);
+    return true;
+  };
+  std::string unused;
   for (size_t i = 0; i < a.launches.size(); ++i) {
+    bool run = true;
+    branches_.runs(i, run, read, unused);
+    if (!run) {
+      skipped_[i] = true;
+      if (launchMs)
+        (*launchMs)[i] = 0;
+      continue;
+    }
     auto start = std::chrono::steady_clock::now();
     kernels_[a.launches[i].kernel](launchArgs_[i].data());
     if (launchMs)
@@ -227,6 +243,9 @@ bool CpuExecutor::benchmark(const std::vector<TensorRef> &inputs, int warmup,
   stats.launchMedianMs.clear();
   for (std::vector<double> &times : perLaunch)
     stats.launchMedianMs.push_back(median(std::move(times)));
+  stats.launchSkipped.clear();
+  if (branches_.any())
+    stats.launchSkipped = skipped_;
   stats.cudaGraph = false;
   stats.kernelTiming = "host";
   return true;

@@ -363,10 +363,41 @@ bool CudaExecutor::launchAll(bool sync, std::string &error,
                             : d.cuEventRecord(e, stream_),
                  "cannot record a CUDA event", error);
   };
+  // A condition is copied out once the stream has computed it.
+  auto read = [&](uint32_t buffer, uint8_t &byte, std::string &err) {
+    return syncStream("a kernel before a branch condition faulted", err) &&
+           check(d.cuMemcpyDtoH(&byte, bufferPtrs_[buffer], 1),
+                 "cannot read the branch condition in " +
+                     describeBuffer(a, buffer),
+                 err);
+  };
+  bool live = !replayBranches_ || skipped_.size() != a.launches.size();
+  if (live) {
+    branches_.reset();
+    skipped_.assign(a.launches.size(), false);
+  }
   for (size_t i = 0; i < a.launches.size(); ++i) {
     const Kernel &k = a.kernels[a.launches[i].kernel];
     if (events && !record((*events)[2 * i]))
       return false;
+    if (live && branches_.any()) {
+      bool run = true;
+      if (!branches_.runs(i, run, read, error))
+        return false;
+      skipped_[i] = !run;
+    }
+    if (skipped_[i]) {
+      // Its results stay undefined; the join discards them (initcheck
+      // told so on cuda-sim).
+      if (d.bwcSimMarkWritten && i < firstWrites_.size())
+        for (auto [p, bytes] : firstWrites_[i])
+          if (!check(d.bwcSimMarkWritten(p, bytes, stream_),
+                     "cannot set the initcheck shadow", error))
+            return false;
+      if (events && !record((*events)[2 * i + 1]))
+        return false;
+      continue;
+    }
     if (d.bwcSimForgetWrites && i < firstWrites_.size())
       for (auto [p, bytes] : firstWrites_[i])
         if (!check(d.bwcSimForgetWrites(p, bytes, stream_),

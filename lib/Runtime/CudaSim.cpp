@@ -40,7 +40,8 @@ struct Event {
 };
 
 /// A captured launch or event record.
-/// A captured launch, event record or forget (bwcSimForgetWrites).
+/// A captured launch, event record or forget (bwcSimForgetWrites; with
+/// `markWritten`, bwcSimMarkWritten).
 struct Node {
   SimFunction *function = nullptr;
   uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
@@ -49,6 +50,7 @@ struct Node {
   Event *event = nullptr;
   uintptr_t forget = 0;
   size_t forgetBytes = 0;
+  bool markWritten = false;
 };
 
 struct Graph {
@@ -71,7 +73,8 @@ CUresult runNode(const Node &n) {
   if (n.forget) {
     Allocation *a = device().find(n.forget, n.forgetBytes);
     if (a && !a->written.empty())
-      std::memset(a->written.data() + (n.forget - a->base), 0, n.forgetBytes);
+      std::memset(a->written.data() + (n.forget - a->base),
+                  n.markWritten ? 1 : 0, n.forgetBytes);
     return CUDA_SUCCESS;
   }
   if (n.event) {
@@ -500,17 +503,26 @@ CUresult setLaunchArguments(const uint64_t *bytes, const char *const *names,
   return CUDA_SUCCESS;
 }
 
-CUresult forgetWrites(CUdeviceptr ptr, size_t bytes, CUstream s) {
+CUresult setWritten(CUdeviceptr ptr, size_t bytes, CUstream s, bool written) {
   if (!device().find(uintptr_t(ptr), bytes))
     return 1;
   Node n;
   n.forget = uintptr_t(ptr);
   n.forgetBytes = bytes;
+  n.markWritten = written;
   if (Stream *stream = asStream(s); stream && stream->capture) {
     stream->capture->nodes.push_back(std::move(n));
     return CUDA_SUCCESS;
   }
   return runNode(n);
+}
+
+CUresult forgetWrites(CUdeviceptr ptr, size_t bytes, CUstream s) {
+  return setWritten(ptr, bytes, s, false);
+}
+
+CUresult markWritten(CUdeviceptr ptr, size_t bytes, CUstream s) {
+  return setWritten(ptr, bytes, s, true);
 }
 
 } // namespace
@@ -626,6 +638,7 @@ const DriverApi &simulatedDriverApi(const SimOptions &options) {
     a.cuEventRecordWithFlags = eventRecordWithFlags;
     a.bwcSimSetLaunchArguments = setLaunchArguments;
     a.bwcSimForgetWrites = forgetWrites;
+    a.bwcSimMarkWritten = markWritten;
     return a;
   }();
   return api;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Target/ArtifactBuilder.h"
+#include "bwc/Analysis/BranchGuards.h"
 #include "bwc/Analysis/CostModel.h"
 #include "bwc/Target/CPU/SharedObject.h"
 
@@ -129,6 +130,8 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
   // the initial value; the result marked bwc.state_update replaces it after
   // every run.
   llvm::StringMap<uint32_t> stateBuffers;
+  // Branch conditions (bwc-guard-branches): id -> buffer.
+  DenseMap<int64_t, uint32_t> conditionBuffer;
   for (BlockArgument arg : program.getArguments()) {
     auto name =
         program.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "bwc.name");
@@ -153,6 +156,9 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
     FailureOr<uint32_t> id = addBuffer(arg, rt::BufferKind::input);
     if (failed(d) || failed(id))
       return failure();
+    if (auto cond = program.getArgAttrOfType<IntegerAttr>(
+            arg.getArgNumber(), "bwc.branch_condition"))
+      conditionBuffer[cond.getInt()] = *id;
     a.buffers[*id].ioIndex = a.inputs.size();
     a.inputs.push_back(*d);
     a.inputBuffers.push_back(*id);
@@ -210,6 +216,35 @@ FailureOr<rt::Artifact> mlir::bwc::buildArtifactProgram(func::FuncOp program) {
           a.buffers[*id].arenaOffset = offsets[i];
         launch.args.push_back(*id);
       }
+      if (auto conds =
+              call->getAttrOfType<ArrayAttr>("bwc.branch_conditions"))
+        for (Attribute c : conds) {
+          auto dict = dyn_cast<DictionaryAttr>(c);
+          auto id = dict ? dict.getAs<IntegerAttr>("id") : IntegerAttr();
+          auto result =
+              dict ? dict.getAs<IntegerAttr>("result") : IntegerAttr();
+          if (!id || !result || result.getInt() < 0 ||
+              result.getInt() >= (int64_t)call.getNumResults())
+            return call.emitError()
+                       << "has a malformed 'bwc.branch_conditions' entry " << c,
+                   failure();
+          conditionBuffer[id.getInt()] =
+              bufferOf[call.getResult(result.getInt())];
+        }
+      bool wellFormed = true;
+      for (auto [cond, then] : launchGuards(call, &wellFormed)) {
+        auto it = conditionBuffer.find(cond);
+        if (it == conditionBuffer.end())
+          return call.emitError()
+                     << "is guarded by branch condition " << cond
+                     << ", which no earlier launch or argument computes",
+                 failure();
+        launch.guards.push_back({it->second, then});
+      }
+      if (!wellFormed)
+        return call.emitError() << "has a malformed 'bwc.guard' "
+                                << call->getAttr("bwc.guard"),
+               failure();
       k.bytesRead = cost.bytesRead;
       k.bytesWritten = cost.bytesWritten;
       a.kernels.push_back(k);

@@ -278,8 +278,40 @@ bool FusePass::isLegalReduction(ArrayRef<Operation *> ops,
   return true;
 }
 
+/// A runtime If's join (a bwc.select marked `bwc.if_both_branches`) runs
+/// in every run while the launches only one branch needs are skipped
+/// (bwc-guard-branches). So a kernel holding a join may not also compute
+/// its condition (which must reach memory before the branches' launches),
+/// nor a contraction or reduction (a branch's heavy work would then run
+/// whatever the branch; elementwise ops and data movement cost the join
+/// little, and it reads both branches' values anyway).
+static bool isIllegalJoin(ArrayRef<Operation *> ops) {
+  bool join = false;
+  for (Operation *op : ops) {
+    auto select = dyn_cast<SelectOp>(op);
+    if (!select || !select->hasAttr("bwc.if_both_branches"))
+      continue;
+    join = true;
+    Value c = select.getCond();
+    while (Operation *def = c.getDefiningOp()) {
+      if (!isa<ReshapeOp, BroadcastOp>(def)) {
+        if (llvm::is_contained(ops, def))
+          return true;
+        break;
+      }
+      c = def->getOperand(0);
+    }
+  }
+  return join && llvm::any_of(ops, [](Operation *op) {
+           OpClass k = classify(op);
+           return k == OpClass::Contraction || k == OpClass::Reduction;
+         });
+}
+
 bool FusePass::isLegalKernel(ArrayRef<Operation *> ops, MergeReason reason) {
   if ((int64_t)ops.size() > maxOps)
+    return false;
+  if (isIllegalJoin(ops))
     return false;
   if (reason == MergeReason::Horizontal && !horizontal)
     return false;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "bwc/Transforms/Passes.h"
 
+#include "bwc/Analysis/BranchGuards.h"
 #include "bwc/Analysis/BufferPlan.h"
 #include "bwc/Analysis/CostModel.h"
 #include "bwc/Analysis/InPlace.h"
@@ -78,6 +79,7 @@ Liveness analyze(ArrayRef<func::CallOp> order, const DenseSet<Value> &returned,
       PlanBuffer b;
       b.bytes = tensorBytes(r.getType());
       b.firstDef = b.lastUse = i;
+      b.guards = launchGuards(call);
       for (Operation *user : r.getUsers())
         if (stepOf.count(user))
           b.lastUse = std::max(b.lastUse, stepOf[user]);
@@ -290,7 +292,13 @@ struct PlanBuffersPass
     SymbolTable symbols(module);
     Liveness live = analyze(calls, returned, symbols, inPlace, false);
     BufferPlan plan = runPlanner(live.buffers);
-    if (schedule) {
+    // Guarded launches (bwc-guard-branches) must stay after the launches
+    // computing their conditions, which the reordering does not know.
+    bool guarded = program->hasAttr("bwc.guarded_launches");
+    if (schedule && guarded)
+      program->setAttr("bwc.schedule",
+                       StringAttr::get(&getContext(), "program-order"));
+    if (schedule && !guarded) {
       SmallVector<func::CallOp> order = memoryAwareOrder(calls, returned);
       Liveness reordered = analyze(order, returned, symbols, inPlace, false);
       BufferPlan candidate = runPlanner(reordered.buffers);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "bwc/Transforms/Passes.h"
 
+#include "bwc/Analysis/BranchGuards.h"
 #include "bwc/Analysis/BufferPlan.h"
 #include "bwc/Analysis/CostModel.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
@@ -95,6 +96,7 @@ struct VerifyPlanPass : public bwc::impl::VerifyPlanPassBase<VerifyPlanPass> {
         PlanBuffer b;
         b.bytes = tensorBytes(r.getType());
         b.firstDef = b.lastUse = step;
+        b.guards = launchGuards(call);
         for (Operation *user : r.getUsers())
           if (stepOf.count(user))
             b.lastUse = std::max(b.lastUse, stepOf[user]);

@@ -362,3 +362,28 @@ func.func @main(%x: tensor<4x8xf32>, %w1: tensor<8x16xf32>, %w2: tensor<16x4xf32
   %7 = bwc.matmul %6, %w2 : (tensor<4x16xf32>, tensor<16x4xf32>) -> tensor<4x4xf32>
   return %7 : tensor<4x4xf32>
 }
+
+// -----
+
+// Tests a runtime If's join (the select marked bwc.if_both_branches): it
+// shares no kernel with the op computing its condition (the condition must
+// reach memory before the branches' launches) nor with a branch's
+// reduction or contraction (they would run whatever the branch), while the
+// else branch's elementwise tail still fuses into it.
+// CHECK-LABEL: func.func @main(%arg0: tensor<16x16xf32>, %arg1: tensor<16x16xf32>) -> tensor<16x16xf32>
+// CHECK: %[[C:.*]] = bwc.fusion reduction(%arg0)
+// CHECK: bwc.reduce sum
+// CHECK: bwc.binary gt
+// CHECK: %[[T:.*]] = bwc.matmul %arg0, %arg1
+// CHECK: bwc.fusion loop(%arg0, %[[C]], %[[T]])
+// CHECK: bwc.unary neg
+// CHECK: bwc.select {{.*}} {bwc.if_both_branches}
+func.func @main(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %s = bwc.reduce sum %x axes = [0, 1] keepdims = false : (tensor<16x16xf32>) -> tensor<f32>
+  %zero = bwc.constant dense<0.0> : tensor<f32>
+  %c = bwc.binary gt %s, %zero : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  %t = bwc.matmul %x, %w : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %e = bwc.unary neg %x : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %r = bwc.select %c, %t, %e {bwc.if_both_branches} : (tensor<i1>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}

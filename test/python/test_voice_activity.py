@@ -94,3 +94,38 @@ def test_silero_vad_matches_onnx_runtime(references, device, case):
         err = np.linalg.norm(got - want) / np.linalg.norm(want)
         print(f"sr={f['sr']} n={n} {device} {name}: relative L2 {err:.2e}")
         assert err <= LIMIT, (name, err)
+
+
+@pytest.mark.parametrize("device", ["cpu", "cuda-sim"])
+def test_silero_vad_with_a_runtime_sample_rate(device):
+    """sr left a runtime input: the nested Ifs on it compile to both
+    branches with their launches guarded (bwc-guard-branches), and one
+    artifact serves both sample rates, matching ONNX Runtime on each; each
+    rate skips launches the other runs."""
+    if not os.path.exists(MODEL):
+        pytest.fail("silero_vad.onnx is missing: run scripts/setup.sh")
+    n = 512
+    cases = [feeds(16000, n, 7), feeds(8000, n, 8)]
+    refs = ort_reference(cases)
+    artifact = bwc.compile(
+        MODEL, target="cuda" if device == "cuda-sim" else "cpu",
+        input_shapes={"input": (1, n), "h": (2, 1, 64), "c": (2, 1, 64)})
+    session = bwc.Session(artifact, device=device)
+    assert [i.name for i in session.get_inputs()] == ["input", "sr", "h", "c"]
+    names = [o.name for o in session.get_outputs()]
+    skipped = []
+    for f, ref in zip(cases, refs):
+        assert not isinstance(ref, str), ref
+        outs = session.run(None, f)
+        for name, got in zip(names, outs):
+            want = ref[name]
+            err = np.linalg.norm(got - want) / np.linalg.norm(want)
+            print(f"runtime sr={f['sr']} n={n} {device} {name}: "
+                  f"relative L2 {err:.2e}")
+            assert err <= LIMIT, (name, err)
+        rows = session.bench(n=1, input_feed=f).rows
+        skipped.append({r["launch"] for r in rows if r["skipped"]})
+        print(f"runtime sr={f['sr']}: {len(skipped[-1])} of {len(rows)} "
+              f"launches skipped")
+    assert skipped[0] and skipped[1] and not skipped[0] & skipped[1]
+

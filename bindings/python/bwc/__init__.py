@@ -297,8 +297,9 @@ class _Rows(list):
 class BenchResult:
     """Session.bench's figures: `latency_ms` (median, min, max over the
     runs), `runs_ms`, `rows` (one dict per launch: launch, name, ops, bytes,
-    flops, time_us, gbps), `device` and `timing` (how launches were
-    timed)."""
+    flops, time_us, gbps, and skipped: True for a launch of a runtime If's
+    branch not taken on these inputs), `device` and `timing` (how launches
+    were timed)."""
 
     def __init__(self, stats, launches, device, timing):
         self.latency_ms = {"median": stats["median_ms"],
@@ -308,13 +309,16 @@ class BenchResult:
         self.timing = timing
         self.launch_ms = list(stats["launch_ms"])
         self.rows = _Rows()
+        skipped = list(stats.get("launch_skipped", []))
         for row, ms in zip(launches, self.launch_ms):
             bytes_ = row["bytes_read"] + row["bytes_written"]
             us = ms * 1e3
             self.rows.append(dict(
                 launch=row["launch"], name=row["name"], ops=row["ops"],
                 bytes=bytes_, flops=row["flops"], time_us=us,
-                gbps=bytes_ / (us * 1e3) if us > 0 else 0.0))
+                gbps=bytes_ / (us * 1e3) if us > 0 else 0.0,
+                skipped=bool(skipped[row["launch"]])
+                if row["launch"] < len(skipped) else False))
 
     def __str__(self):
         return "%s\nlatency median %.4f ms (min %.4f, max %.4f) on %s, " \

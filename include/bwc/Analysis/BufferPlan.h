@@ -43,7 +43,17 @@ struct PlanBuffer {
   /// only when that buffer's lastUse is this one's firstDef and no other
   /// buffer took it over; the caller decides that the kernel allows it.
   int64_t inPlaceOf = -1;
+  /// The branch guards of the launch writing it (bwc-guard-branches):
+  /// (condition id, then?) pairs, all of which hold in every run that
+  /// writes or reads it. Two buffers whose guards need opposite branches
+  /// of one condition are never both written in one run, so they may share
+  /// bytes even while both are live.
+  std::vector<std::pair<int64_t, bool>> guards;
 };
+
+/// True when guards `a` and `b` need opposite branches of some condition.
+bool exclusiveBranches(llvm::ArrayRef<std::pair<int64_t, bool>> a,
+                       llvm::ArrayRef<std::pair<int64_t, bool>> b);
 
 enum class PlannerKind { GreedyBySize, BestFit, Search };
 
@@ -92,8 +102,12 @@ BufferPlan planBuffers(llvm::ArrayRef<PlanBuffer> buffers,
 /// `Search` is the overload above with the default budget.
 BufferPlan planBuffers(llvm::ArrayRef<PlanBuffer> buffers, PlannerKind kind);
 
-/// Peak of the aligned bytes live at one launch (in-place pairs once).
+/// Peak of the aligned bytes live at one launch (in-place pairs once) in
+/// one run: with branch guards, the largest such peak over the runs'
+/// branch choices (every choice when there are at most
+/// kMaxEnumeratedConditions conditions, else all-then and all-else).
 uint64_t lowerBoundBytes(llvm::ArrayRef<PlanBuffer> buffers);
+constexpr unsigned kMaxEnumeratedConditions = 10;
 
 /// A violated plan: buffers `first` and `second` (indices) share bytes
 /// [begin, end) while both live at `launch`; or, with second == -1, buffer
@@ -107,7 +121,8 @@ struct PlanConflict {
 
 /// Every violation of a plan: overlaps in bytes [offset, offset + bytes)
 /// (unaligned sizes) of buffers live at the same launch, except a declared
-/// in-place pair at the same offset at its hand-over launch; bytes outside
+/// in-place pair at the same offset at its hand-over launch and buffers of
+/// opposite branches (exclusiveBranches); bytes outside
 /// [0, arena); offsets not kArenaAlignment-aligned.
 std::vector<PlanConflict> checkPlan(llvm::ArrayRef<PlanBuffer> buffers,
                                     llvm::ArrayRef<uint64_t> offsets,

@@ -90,11 +90,23 @@ struct Kernel {
   std::string config;
 };
 
+/// A branch condition a launch runs under: the one-element bool tensor in
+/// buffer `buffer` (one byte, nonzero = true) must equal `taken`. An If on
+/// a runtime condition (docs/import.md) guards the kernels only one branch
+/// needs (bwc-guard-branches); the executor reads the condition when the
+/// first launch guarded by it comes and skips the launch when it differs.
+struct LaunchGuard {
+  uint32_t buffer = 0;
+  bool taken = true;
+};
+
 /// One kernel launch; `args` are buffer indices in the kernel's argument
-/// order (its inputs, then its outputs).
+/// order (its inputs, then its outputs). It runs only when every guard
+/// holds (none: always).
 struct Launch {
   uint32_t kernel = 0;
   std::vector<uint32_t> args;
+  std::vector<LaunchGuard> guards;
 };
 
 /// cuda-sim: one site of a kernel that calls into the emulator (a global or
@@ -215,8 +227,47 @@ bool readArtifactFile(const std::string &path, Artifact &a, std::string &error,
 bool writeArtifactFile(const std::string &path, const Artifact &a,
                        std::string &error);
 
+/// Which launches of a run execute: guards are read through `readCondition`
+/// (buffer index -> the condition's byte, false with `error` when it cannot
+/// be read), each condition at most once per run, when the first launch it
+/// guards comes. Every executor decides with this.
+class BranchDecider {
+public:
+  explicit BranchDecider(const Artifact &a);
+  /// Forgets the conditions read (a new run).
+  void reset();
+  /// Whether launch `i` runs; false with `error` set when a condition
+  /// could not be read.
+  template <typename Read>
+  bool runs(size_t i, bool &run, Read &&readCondition, std::string &error) {
+    run = true;
+    for (const LaunchGuard &g : artifact_.launches[i].guards) {
+      int8_t &v = value_[g.buffer];
+      if (v < 0) {
+        uint8_t byte = 0;
+        if (!readCondition(g.buffer, byte, error))
+          return false;
+        v = byte != 0;
+      }
+      if ((v != 0) != g.taken) {
+        run = false;
+        break;
+      }
+    }
+    return true;
+  }
+  /// Whether any launch has a guard.
+  bool any() const { return any_; }
+
+private:
+  const Artifact &artifact_;
+  /// Per buffer: -1 unread, else the condition's value this run.
+  std::vector<int8_t> value_;
+  bool any_ = false;
+};
+
 /// Current format version; readers refuse others.
-constexpr uint32_t kArtifactVersion = 5;
+constexpr uint32_t kArtifactVersion = 6;
 
 } // namespace bwc::rt
 

@@ -47,11 +47,16 @@ private:
   CpuExecutor(Artifact artifact) : artifact_(std::move(artifact)) {}
   bool load(std::string &error);
   bool bindInputs(const std::vector<TensorRef> &inputs, std::string &error);
-  /// Runs the launch list; with `launchMs`, adds each launch's time.
+  /// Runs the launch list, skipping the launches whose branch condition
+  /// (Launch::guards) does not hold; with `launchMs`, sets each launch's
+  /// time (0 when skipped).
   void launchAll(std::vector<double> *launchMs = nullptr);
 
   using KernelFn = void (*)(void **);
   Artifact artifact_;
+  BranchDecider branches_{artifact_};
+  /// Per launch: whether the last launchAll skipped it.
+  std::vector<bool> skipped_;
   void *library_ = nullptr;
   std::vector<KernelFn> kernels_;
   /// Owned 64-byte-aligned allocations (the arena and standalone buffers).

@@ -116,6 +116,11 @@ struct DriverApi {
   /// [ptr, ptr + bytes) as never written for initcheck, before the launch
   /// that first writes a buffer whose arena bytes held a dead one's.
   CUresult (*bwcSimForgetWrites)(CUdeviceptr, size_t, CUstream) = nullptr;
+  /// cuda-sim only, ordered like bwcSimForgetWrites: marks the bytes
+  /// written for initcheck. The results of a launch skipped because its
+  /// branch was not taken are undefined, and the kernel joining the
+  /// branches reads them only to discard them (bwc.select).
+  CUresult (*bwcSimMarkWritten)(CUdeviceptr, size_t, CUstream) = nullptr;
 };
 
 /// The loaded driver library. Not unloaded before exit: the driver keeps

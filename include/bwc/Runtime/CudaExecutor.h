@@ -69,7 +69,11 @@ private:
                    cuda::CUdeviceptr &ptr, std::string &error);
   bool bindInputs(const std::vector<TensorRef> &inputs, std::string &error);
   /// Launches every kernel on the stream; with `sync`, synchronizes after
-  /// each to attribute a fault. With `events` (2 per launch), records an
+  /// each to attribute a fault. A launch whose branch condition does not
+  /// hold is skipped (Launch::guards): the condition is copied to the host
+  /// after the stream has run up to it, or, with replayBranches_ (a
+  /// benchmark's repeated runs, a stream capture), the last live run's
+  /// decisions are replayed. With `events` (2 per launch), records an
   /// event around each launch; with `eventNodes` too (during a stream
   /// capture), as event record nodes of the graph.
   bool launchAll(bool sync, std::string &error,
@@ -97,6 +101,10 @@ private:
              std::string &error) const;
 
   Artifact artifact_;
+  BranchDecider branches_{artifact_};
+  /// Per launch: whether the last live launchAll skipped it.
+  std::vector<bool> skipped_;
+  bool replayBranches_ = false;
   ExecutorOptions options_;
   std::shared_ptr<cuda::Driver> driver_;
   CudaDeviceInfo device_;

@@ -24,6 +24,10 @@ struct BenchStats {
   /// Median time of each launch (in Artifact::launches order) over the
   /// timed runs.
   std::vector<double> launchMedianMs;
+  /// Per launch (when the artifact has branch guards): whether the timed
+  /// runs skipped it, its branch not taken for these inputs (the inputs are
+  /// the same every run, so every run takes the same branches).
+  std::vector<bool> launchSkipped;
   /// True when the whole-list latency came from CUDA graph replays.
   bool cudaGraph = false;
   /// How launchMedianMs was timed: "graph" (the launch list captured with

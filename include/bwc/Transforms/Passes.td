@@ -403,6 +403,38 @@ def RematerializePass : Pass<"bwc-rematerialize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def GuardBranchesPass : Pass<"bwc-guard-branches", "::mlir::ModuleOp"> {
+  let summary = "Guard the launches only one branch of a runtime If needs";
+  let description = [{
+    Runs after `bwc-outline-kernels` (and `bwc-rematerialize`), before
+    `bwc-plan-buffers`. An ONNX If on a runtime condition is imported as
+    both branches joined by `bwc.select`s marked `bwc.if_both_branches`.
+    A launch whose every result is read only through the then (else)
+    operand of such selects, directly or through other such launches, is
+    guarded by the condition: the executor reads the condition's byte and
+    skips the launch when the other branch is taken. The join kernel reads
+    a skipped launch's undefined results only through ops that compute no
+    address from data and cannot trap (no gather, no integer division), and
+    its select discards them.
+
+    A guarded launch that came before its condition's launch moves down to
+    just before its first user.
+
+    Decisions are attributes: `bwc.guard` on each guarded call, a list of
+    dictionaries with `branch` ("then" or "else") and `cond` (the
+    condition's id), every one of which must hold; `bwc.branch_conditions`
+    on the call computing a condition, dictionaries with `id` and `result`
+    (the result that is the condition), or `bwc.branch_condition` (the id)
+    on a program argument that is one; `bwc.guarded_launches` (how many)
+    on the program. docs/passes/bwc-guard-branches.md has examples.
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", "\"main\"",
+           "The program function">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def PlanBuffersPass : Pass<"bwc-plan-buffers", "::mlir::ModuleOp"> {
   let summary = "Place every intermediate buffer at an offset in one arena";
   let description = [{

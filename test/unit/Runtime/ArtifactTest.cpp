@@ -108,7 +108,7 @@ TEST(ArtifactTest, RoundTrip) {
 TEST(ArtifactTest, HeaderLayout) {
   std::string bytes = serialize(sample());
   EXPECT_EQ(std::memcmp(bytes.data(), "BWCARTF\0", 8), 0);
-  EXPECT_EQ(bytes[8], 5);                 // version, little-endian u32
+  EXPECT_EQ(bytes[8], 6);                 // version, little-endian u32
   EXPECT_EQ(readU64(bytes, 8) >> 32, 0u); // reserved
   EXPECT_EQ(readU64(bytes, 16), bytes.size() - 32);
   EXPECT_EQ(readU64(bytes, 24), fnv(bytes, 32));
@@ -156,7 +156,7 @@ TEST(ArtifactTest, BadHeader) {
   bad = bytes;
   bad[8] = 1;
   EXPECT_EQ(errorOf(bad),
-            "artifact format version 1 is not supported (expected 5)");
+            "artifact format version 1 is not supported (expected 6)");
   bad = bytes;
   bad[12] = 1;
   EXPECT_TRUE(startsWith(errorOf(bad), "artifact header is malformed"));
@@ -180,7 +180,7 @@ TEST(ArtifactTest, HostileCountsDoNotAllocate) {
   writeU64(bad, 32 + 8 + 3, uint64_t(1) << 60);
   reseal(bad);
   EXPECT_EQ(errorOf(bad), "artifact is malformed: tensor list count "
-                          "1152921504606846976 exceeds the 144 bytes left");
+                          "1152921504606846976 exceeds the 152 bytes left");
 }
 
 TEST(ArtifactTest, ExtraPayloadBytes) {
@@ -377,6 +377,90 @@ TEST(ArtifactTest, InvalidModelParameters) {
   a.modelParameters = {0, 0};
   EXPECT_EQ(errorOf(a), "invalid artifact: model parameters are not in "
                         "ascending order at 1");
+}
+
+/// The sample with a one-byte condition buffer (6) guarding launches 1
+/// (then) and 2 (then, and else of the same condition: never runs).
+Artifact sampleWithGuards() {
+  Artifact a = sample();
+  a.buffers.push_back({BufferKind::intermediate, 1, kNoArenaOffset, 0, -1});
+  a.launches[1].guards = {{6, true}};
+  a.launches[2].guards = {{6, true}, {6, false}};
+  return a;
+}
+
+TEST(ArtifactTest, LaunchGuardsRoundTrip) {
+  std::string bytes = serialize(sampleWithGuards());
+  Artifact b;
+  std::string error;
+  ASSERT_TRUE(deserialize(bytes, b, error)) << error;
+  EXPECT_TRUE(b.launches[0].guards.empty());
+  ASSERT_EQ(b.launches[1].guards.size(), 1u);
+  EXPECT_EQ(b.launches[1].guards[0].buffer, 6u);
+  EXPECT_TRUE(b.launches[1].guards[0].taken);
+  ASSERT_EQ(b.launches[2].guards.size(), 2u);
+  EXPECT_FALSE(b.launches[2].guards[1].taken);
+  EXPECT_EQ(serialize(b), bytes);
+}
+
+TEST(ArtifactTest, InvalidLaunchGuards) {
+  Artifact a = sampleWithGuards();
+  a.launches[1].guards[0].buffer = 9;
+  EXPECT_EQ(errorOf(a), "invalid artifact: launch 1 is guarded by buffer 9 "
+                        "but there are 7");
+  a = sampleWithGuards();
+  a.launches[1].guards[0].buffer = 4;
+  EXPECT_EQ(errorOf(a), "invalid artifact: launch 1 is guarded by buffer 4 "
+                        "of 64 bytes, not a one-byte condition");
+  // A guard naming a launch that does not exist: the guard list's launch
+  // index, edited in the sealed payload (its last 9 bytes are the second
+  // guard of launch 2).
+  std::string bytes = serialize(sampleWithGuards());
+  bytes[bytes.size() - 9] = 7;
+  std::string payload = bytes.substr(32);
+  Artifact b;
+  std::string error;
+  EXPECT_FALSE(deserialize(sealPayload(payload), b, error));
+  EXPECT_EQ(error, "artifact is malformed: launch guard 2 names launch 7 but "
+                   "there are 3");
+}
+
+TEST(ArtifactTest, BranchDeciderReadsEachConditionOnceAndSkips) {
+  Artifact a = sampleWithGuards();
+  BranchDecider d(a);
+  EXPECT_TRUE(d.any());
+  int reads = 0;
+  uint8_t value = 1;
+  auto read = [&](uint32_t buffer, uint8_t &byte, std::string &) {
+    EXPECT_EQ(buffer, 6u);
+    ++reads;
+    byte = value;
+    return true;
+  };
+  std::string error;
+  bool run = false;
+  ASSERT_TRUE(d.runs(0, run, read, error));
+  EXPECT_TRUE(run);
+  EXPECT_EQ(reads, 0);
+  ASSERT_TRUE(d.runs(1, run, read, error));
+  EXPECT_TRUE(run);
+  ASSERT_TRUE(d.runs(2, run, read, error));
+  EXPECT_FALSE(run);
+  EXPECT_EQ(reads, 1);
+  d.reset();
+  value = 0;
+  ASSERT_TRUE(d.runs(1, run, read, error));
+  EXPECT_FALSE(run);
+  EXPECT_EQ(reads, 2);
+  // A condition that cannot be read is an error, not a guess.
+  d.reset();
+  auto fail = [](uint32_t, uint8_t &, std::string &e) {
+    e = "cannot read";
+    return false;
+  };
+  EXPECT_FALSE(d.runs(1, run, fail, error));
+  EXPECT_EQ(error, "cannot read");
+  EXPECT_FALSE(BranchDecider(sample()).any());
 }
 
 TEST(ArtifactTest, CudaLaunchConfigurationRoundTrips) {

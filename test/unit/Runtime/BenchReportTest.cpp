@@ -58,6 +58,30 @@ TEST(BenchReportTest, Table) {
       << text;
 }
 
+// Tests that a launch skipped because its branch was not taken is marked
+// and moves no bytes in the totals.
+TEST(BenchReportTest, SkippedLaunch) {
+  Artifact a;
+  BenchReport r = report(a, 4, 6);
+  r.stats.launchSkipped = {false, true, false};
+  r.stats.launchMedianMs = {0.001, 0, 0.002};
+  std::string text = formatBenchReport(a, r);
+  EXPECT_NE(text.find("   1  k                                    skipped "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("skipped: the launch belongs to a runtime If's branch"),
+            std::string::npos);
+  EXPECT_NE(benchReportJson(a, r).find("{\"launch\": 1, \"name\": \"k\", "
+                                       "\"skipped\": true,"),
+            std::string::npos)
+      << benchReportJson(a, r);
+  // 3000 bytes in 3 us = 1 GB/s.
+  EXPECT_NE(text.find("total (3 kernels)                      3.000 "
+                      "        -          3000      1.00   25.0%"),
+            std::string::npos)
+      << text;
+}
+
 // Tests that the table says how the kernel times were taken.
 TEST(BenchReportTest, KernelTimingLine) {
   Artifact a;
@@ -116,7 +140,7 @@ TEST(BenchReportTest, Json) {
         "\"throughput_per_s\": 250000", "\"copy_gbps\": 4",
         // A CUDA artifact's H200 estimate: these kernels are at the 2.4 us
         // floor.
-        "{\"launch\": 2, \"name\": \"j\", \"time_us\": 2, \"estimate_us\": "
+        "{\"launch\": 2, \"name\": \"j\", \"skipped\": false, \"time_us\": 2, \"estimate_us\": "
         "2.4, \"bytes\": 1000, "
         "\"gbps\": 0.5, \"pct_copy\": 12.5, \"flops\": 0, \"gflops\": 0, "
         "\"pct_peak_flops\": 0}",

@@ -316,6 +316,64 @@ TEST_F(CudaExecutorTest, BenchmarkWithGraph) {
   EXPECT_EQ(at(outputs[0], 7), 8 * 7 + 1);
 }
 
+/// mulAddOne with a runtime branch on a bool input `c` (buffer 4): then,
+/// y = x * w + 1 (add_one); else, y = x * w (copy).
+Artifact branchy() {
+  Artifact a = mulAddOne();
+  a.inputs.push_back({"c", DType::boolean, {}});
+  Buffer c;
+  c.kind = BufferKind::input, c.bytes = 1, c.ioIndex = 1;
+  a.buffers.push_back(c);
+  a.inputBuffers.push_back(4);
+  a.code += ".visible .entry copy(\n";
+  a.kernels.push_back(kernel("copy", 1, 8));
+  a.launches[1].guards = {{4, true}};
+  a.launches.push_back({2, {3, 1}, {{4, false}}});
+  return a;
+}
+
+std::vector<HostTensor> branchInputs(float scale, bool c) {
+  std::vector<HostTensor> in = inputOf(scale);
+  HostTensor t;
+  t.desc = {"c", DType::boolean, {}};
+  t.data = {uint8_t(c)};
+  in.push_back(t);
+  return in;
+}
+
+// Tests that a guarded launch runs only when its condition holds: the
+// condition is read once per run (one byte), the other branch's launch is
+// skipped, and a benchmark decides once and replays the choice, in the
+// captured graphs too.
+TEST_F(CudaExecutorTest, SkipsTheBranchNotTaken) {
+  ExecutorOptions options;
+  options.cudaGraph = true;
+  std::string error;
+  auto exec = CudaExecutor::create(branchy(), options, error);
+  ASSERT_TRUE(exec) << error;
+  for (bool c : {true, false, true}) {
+    std::vector<HostTensor> outputs;
+    ASSERT_TRUE(exec->run(branchInputs(2, c), outputs, error)) << error;
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(at(outputs[0], i), 2.0f * (i + 1) * i + (c ? 1 : 0)) << i;
+  }
+  EXPECT_EQ(count("cuMemcpyDtoH 1"), 3u);
+  EXPECT_EQ(countPrefix("cuLaunchKernel add_one"), 2u);
+  EXPECT_EQ(countPrefix("cuLaunchKernel copy"), 1u);
+
+  BenchStats stats;
+  ASSERT_TRUE(exec->benchmark(branchInputs(1, false), 0, 3, stats, error))
+      << error;
+  // One live run reads the condition; the graphs hold the taken launches.
+  EXPECT_EQ(count("cuMemcpyDtoH 1"), 4u);
+  EXPECT_EQ(count("cuStreamEndCapture 2 launches"), 1u);
+  EXPECT_EQ(stats.launchSkipped, (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(countPrefix("cuLaunchKernel add_one"), 2u);
+  std::vector<HostTensor> outputs;
+  ASSERT_TRUE(exec->run(branchInputs(1, false), outputs, error)) << error;
+  EXPECT_EQ(at(outputs[0], 7), 8 * 7);
+}
+
 // Tests that per-kernel times come from a captured graph with event nodes
 // (no launch of the per-kernel pass on the stream), and that each kernel's
 // time is what its events bracket: the fake stamps events on the host
