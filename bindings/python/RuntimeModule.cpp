@@ -301,11 +301,10 @@ public:
   /// --json writes it); empty before any profiled run.
   std::string simProfileJson() const {
     const Artifact &a = exec_->artifact();
-    std::vector<sim::LaunchProfile> all = sim::simProfiles();
-    if (all.size() < a.launches.size())
+    std::vector<sim::LaunchProfile> last =
+        lastRunProfiles(a, sim::simProfiles(), exec_->lastRunSkipped());
+    if (last.empty())
       return "";
-    std::vector<sim::LaunchProfile> last(all.end() - a.launches.size(),
-                                         all.end());
     return bwc::rt::simProfileJson(a, last);
   }
 

@@ -39,13 +39,36 @@ std::string jsonEscape(const std::string &s) {
 
 } // namespace
 
+std::vector<sim::LaunchProfile>
+lastRunProfiles(const Artifact &a, const std::vector<sim::LaunchProfile> &all,
+                const std::vector<bool> &skipped) {
+  size_t n = a.launches.size(), ran = n;
+  for (size_t i = 0; i < skipped.size() && i < n; ++i)
+    ran -= skipped[i];
+  if (all.size() < ran)
+    return {};
+  std::vector<sim::LaunchProfile> out(n);
+  size_t next = all.size() - ran;
+  for (size_t i = 0; i < n; ++i) {
+    if (i < skipped.size() && skipped[i]) {
+      out[i].kernel = a.kernels[a.launches[i].kernel].name;
+      out[i].skipped = true;
+      continue;
+    }
+    out[i] = all[next++];
+  }
+  return out;
+}
+
 /// DRAM bytes the cost model counts over those the sectors fetched, over
-/// the launches of `profiles`.
+/// the launches of `profiles` that ran.
 static double
 bytesWeightedSectorEfficiency(const Artifact &a,
                               const std::vector<sim::LaunchProfile> &profiles) {
   double bytesTotal = 0, fetchedTotal = 0;
   for (size_t i = 0; i < profiles.size() && i < a.launches.size(); ++i) {
+    if (profiles[i].skipped)
+      continue;
     const Kernel &k = a.kernels[a.launches[i].kernel];
     double bytes = double(k.bytesRead + k.bytesWritten);
     bytesTotal += bytes;
@@ -68,7 +91,8 @@ std::string simProfileJson(const Artifact &a,
     const Kernel &k = a.kernels[a.launches[i].kernel];
     double est = estimateH200Us(k, p);
     json << (i ? "," : "") << "\n    {\"launch\": " << i << ", \"name\": \""
-         << jsonEscape(k.name) << "\", \"ops\": \"" << jsonEscape(k.ops)
+         << jsonEscape(k.name) << "\", \"skipped\": "
+         << (p.skipped ? "true" : "false") << ", \"ops\": \"" << jsonEscape(k.ops)
          << "\", \"bytes\": " << (k.bytesRead + k.bytesWritten)
          << ", \"flops\": " << k.flops << ", \"estimate_us\": " << est
          << ", \"counters\": {\"blocks\": " << p.blocks
@@ -109,6 +133,12 @@ bool reportSimProfile(const Artifact &a,
   for (size_t i = 0; i < profiles.size() && i < a.launches.size(); ++i) {
     const sim::LaunchProfile &p = profiles[i];
     const Kernel &k = a.kernels[a.launches[i].kernel];
+    if (p.skipped) {
+      std::printf("%4zu  %-40.40s skipped (a runtime If's branch not "
+                  "taken)\n",
+                  i, k.name.c_str());
+      continue;
+    }
     double est = estimateH200Us(k, p);
     std::printf("%4zu  %-40.40s %9llu %9llu %10llu %9llu %10llu %6llu %6.3f "
                 "%9.2f %6llu %8.3f %11.4g %9.3f\n",

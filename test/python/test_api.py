@@ -451,4 +451,13 @@ def test_if_on_a_runtime_condition_skips_the_other_branch(target, device):
         assert skipped[name], "no launch skipped when %s is taken" % name
         # A launch of the taken branch runs; the join and the condition too.
         assert len(skipped[name]) < len(rows)
+        if device == "cuda-sim":
+            # The emulator's counters line up with the launches that ran.
+            prof = sess.profile(input_feed={"x": xv}, runs=1)
+            assert prof.counters is not None
+            for row, k in zip(prof.rows, prof.counters["kernels"]):
+                assert k["name"] == row["name"]
+                assert k["skipped"] == row["skipped"]
+                ran = row["counters"]["global_load_requests"] > 0
+                assert ran != row["skipped"], row
     assert not skipped["then"] & skipped["else"]

@@ -699,10 +699,8 @@ int main(int argc, char **argv) {
   }
   if (o.profile) {
     // The last run's launches (--check runs every data set).
-    std::vector<sim::LaunchProfile> all = sim::simProfiles();
-    size_t n = a.launches.size();
-    std::vector<sim::LaunchProfile> last(all.end() - std::min(all.size(), n),
-                                         all.end());
+    std::vector<sim::LaunchProfile> last =
+        lastRunProfiles(a, sim::simProfiles(), exec->lastRunSkipped());
     if (!reportSimProfile(a, last, o.benchOptions.jsonFile, error))
       return fail(error);
   }

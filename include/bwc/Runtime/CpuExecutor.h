@@ -42,6 +42,9 @@ public:
   bool measureCopyBandwidth(uint64_t bytes, int iterations, double &gbps,
                             std::string &error) override;
   std::string deviceName() const override { return "host CPU"; }
+  std::vector<bool> lastRunSkipped() const override {
+    return branches_.any() ? skipped_ : std::vector<bool>();
+  }
 
 private:
   CpuExecutor(Artifact artifact) : artifact_(std::move(artifact)) {}

@@ -52,6 +52,9 @@ public:
   /// SMs x FP32 lanes per SM x 2 (FMA) x clock.
   double peakGflops(std::string &how) const override;
   std::string deviceName() const override;
+  std::vector<bool> lastRunSkipped() const override {
+    return branches_.any() ? skipped_ : std::vector<bool>();
+  }
 
   const CudaDeviceInfo &device() const { return device_; }
   /// "cubin" or "ptx": what the module was loaded from.

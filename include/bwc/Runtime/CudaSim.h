@@ -125,6 +125,9 @@ struct LaunchProfile {
   uint64_t barriers = 0;
   /// NVVM-level ops of the whole launch over all threads, / 32.
   double warpInstructions = 0;
+  /// Set by lastRunProfiles for a launch the run skipped (a runtime If's
+  /// branch not taken): it ran nothing, every counter is 0.
+  bool skipped = false;
 
   uint64_t globalRequests() const {
     return globalLoadRequests + globalStoreRequests;

@@ -108,6 +108,9 @@ public:
                          std::string &error) = 0;
   /// The device in words ("host CPU", "NVIDIA H200 (sm_90, 132 SMs)").
   virtual std::string deviceName() const = 0;
+  /// Per launch, whether the last run skipped it (a runtime If's branch
+  /// not taken, Launch::guards); empty when the artifact has no guards.
+  virtual std::vector<bool> lastRunSkipped() const { return {}; }
 };
 
 /// Checks the count, dtype, shape and byte size of every input against the

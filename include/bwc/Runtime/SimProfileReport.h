@@ -38,6 +38,16 @@ double estimateH200Us(const Kernel &kernel, double sectorEfficiency);
 /// The same with the sector efficiency cuda-sim counted (`p`).
 double estimateH200Us(const Kernel &kernel, const sim::LaunchProfile &p);
 
+/// One profile per launch of the artifact's last run, in launch order, from
+/// cuda-sim's profiles of the launches it executed (`all`, oldest first):
+/// a launch the run skipped (`skipped[i]`, Executor::lastRunSkipped; empty:
+/// none) gets an empty profile marked `skipped`. Empty when `all` holds
+/// fewer profiles than the run executed.
+std::vector<sim::LaunchProfile>
+lastRunProfiles(const Artifact &artifact,
+                const std::vector<sim::LaunchProfile> &all,
+                const std::vector<bool> &skipped);
+
 /// The counters of `profiles` (one per launch, in launch order) as the JSON
 /// document --profile --json writes: a "kernels" array with a "counters"
 /// object each, and the bytes-weighted sector efficiency.

@@ -1,6 +1,7 @@
 //===- BenchReportTest.cpp - bwc-run --bench's table and JSON -------------===//
 
 #include "bwc/Runtime/BenchReport.h"
+#include "bwc/Runtime/SimProfileReport.h"
 
 #include <gtest/gtest.h>
 
@@ -80,6 +81,32 @@ TEST(BenchReportTest, SkippedLaunch) {
                       "        -          3000      1.00   25.0%"),
             std::string::npos)
       << text;
+}
+
+// Tests that cuda-sim's profiles of a run that skipped a launch line up
+// with the launches: the last run's profiles go to the launches that ran,
+// the skipped one gets an empty profile marked skipped, and too few
+// profiles give none.
+TEST(BenchReportTest, LastRunProfilesSkipLaunches) {
+  Artifact a;
+  report(a, 4, 6);
+  std::vector<sim::LaunchProfile> all(4);
+  for (size_t i = 0; i < all.size(); ++i)
+    all[i].blocks = 10 + i; // an earlier run's last launch, then this run's
+  std::vector<sim::LaunchProfile> last =
+      lastRunProfiles(a, all, {false, true, false});
+  ASSERT_EQ(last.size(), 3u);
+  EXPECT_EQ(last[0].blocks, 12u);
+  EXPECT_TRUE(last[1].skipped);
+  EXPECT_EQ(last[1].blocks, 0u);
+  EXPECT_EQ(last[2].blocks, 13u);
+  EXPECT_EQ(lastRunProfiles(a, all, {}).front().blocks, 11u);
+  EXPECT_TRUE(lastRunProfiles(a, {all[0]}, {false, true, false}).empty());
+  // The skipped launch is named and left out of the efficiency.
+  std::string json = simProfileJson(a, last);
+  EXPECT_NE(json.find("{\"launch\": 1, \"name\": \"k\", \"skipped\": true"),
+            std::string::npos)
+      << json;
 }
 
 // Tests that the table says how the kernel times were taken.
