@@ -7,11 +7,6 @@ cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
 bash scripts/build.sh all mlir-doc
-# The importer's robustness test and the runtime's out-of-memory checks
-# (LeakSanitizer) run an AddressSanitizer build of their drivers (only
-# those targets and what they link).
-BWC_BUILD_DIR=build-asan BWC_CMAKE_ARGS="-DBWC_ENABLE_ASAN=ON" \
-  bash scripts/build.sh bwc-import-robustness bwc-oom-check bwc-cuda-unittests
 # The libFuzzer targets: clang-22 with libFuzzer, ASan and UBSan
 # (scripts/fuzz.sh builds build-fuzz/, runtime only, for the artifact
 # target and build-fuzz-compiler/, the whole compiler, for the others;
@@ -21,4 +16,9 @@ bash scripts/fuzz.sh artifact 0 test/fuzz/corpus/artifact/* > /dev/null
 for t in onnx modelproto mlir; do
   bash scripts/fuzz.sh $t 0 test/fuzz/regressions/$t/.keep > /dev/null
 done
+# The importer's robustness test and the runtime's out-of-memory checks
+# (LeakSanitizer) run their drivers from the same instrumented build
+# (ASan + UBSan, clang-22): one sanitizer build of the compiler, not two.
+CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true ninja -C build-fuzz-compiler \
+  bwc-import-robustness bwc-oom-check bwc-cuda-unittests > /dev/null
 ctest --test-dir "${BWC_BUILD_DIR:-build}" --output-on-failure -j2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Feeds mutated copies of two real models to the ASan+UBSan build of the
-# importer (scripts/test.sh builds it in build-asan/). Skips, visibly, when
+# importer (scripts/test.sh builds it in build-fuzz-compiler/). Skips, visibly, when
 # ../shared/models is not beside the repository.
 # Usage: robustness.sh ASAN_DRIVER SHARED_MODELS_DIR
 set -euo pipefail
@@ -10,7 +10,7 @@ if [ ! -f "$models/ppocr_cls/model.onnx" ]; then
   exit 77
 fi
 if [ ! -x "$driver" ]; then
-  echo "missing $driver: build it with scripts/test.sh (ASan build in build-asan/)"
+  echo "missing $driver: build it with scripts/test.sh (ASan build in build-fuzz-compiler/)"
   exit 1
 fi
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1

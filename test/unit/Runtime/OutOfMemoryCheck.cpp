@@ -1,7 +1,7 @@
 //===- OutOfMemoryCheck.cpp - Every host allocation failure, under LSan ---===//
 //
 // The C++ twin of test/python/test_out_of_memory.py, for the runtime built
-// with AddressSanitizer and LeakSanitizer (build-asan-runtime/, which
+// with AddressSanitizer and LeakSanitizer (build-fuzz-compiler/, which
 // scripts/test.sh builds): the n-th allocateHost call fails, for every n in
 // turn, while an executor is created and run. Each failure must be the
 // named error ("cannot allocate N bytes ... out of memory"), must leave the

@@ -8,7 +8,7 @@ set -euo pipefail
 bin=$1 asan=$2
 here=$(dirname "$0")
 if [ ! -x "$asan/bwc-oom-check" ]; then
-  echo "missing $asan/bwc-oom-check: build it with scripts/test.sh (ASan build in build-asan/)"
+  echo "missing $asan/bwc-oom-check: build it with scripts/test.sh (ASan build in build-fuzz-compiler/)"
   exit 1
 fi
 tmp=$(mktemp -d)
