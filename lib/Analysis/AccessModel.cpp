@@ -18,10 +18,13 @@
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/xxhash.h"
+#include "mlir/IR/AsmState.h"
 
 #include <algorithm>
 #include <array>
 #include <map>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -736,9 +739,71 @@ FailureOr<KernelCoalescing> Model::run() {
 
 } // namespace
 
+namespace {
+
+/// What the model's result depends on: the kernel's signature and body
+/// (not its attributes: bwc-tile analyzes a kernel before it records its
+/// choice, the report after) and the configuration, printed in full
+/// (constants included: an index may be traced through one) and hashed.
+std::pair<uint64_t, uint64_t> modelKey(func::FuncOp kernel,
+                                       DictionaryAttr config) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << kernel.getFunctionType() << '\n' << config << '\n';
+  AsmState state(kernel);
+  for (Block &block : kernel.getBody()) {
+    for (BlockArgument arg : block.getArguments()) {
+      arg.printAsOperand(os, state);
+      os << ':' << arg.getType() << ' ';
+    }
+    os << '\n';
+    for (Operation &op : block) {
+      op.print(os, state);
+      os << '\n';
+    }
+  }
+  llvm::XXH128_hash_t h = llvm::xxh3_128bits(
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()),
+                        text.size()));
+  return {h.high64, h.low64};
+}
+
+/// The model is a pure function of that key, and compiles analyze the
+/// same kernel many times: bwc-tile each candidate, bwc-select-layout's
+/// fused programs under several labelings (tiled again), bwc-pad-channels,
+/// bwc-tile in the pipeline, then the report. Shared by every context of
+/// the process (the key holds no context data); bounded.
+struct ModelMemo {
+  std::mutex mutex;
+  llvm::DenseMap<std::pair<uint64_t, uint64_t>, KernelCoalescing> results;
+  static constexpr size_t kMaxEntries = 1 << 14;
+};
+
+ModelMemo &modelMemo() {
+  static ModelMemo memo;
+  return memo;
+}
+
+} // namespace
+
 FailureOr<KernelCoalescing>
 mlir::bwc::analyzeCoalescing(func::FuncOp kernel, DictionaryAttr config) {
   if (kernel.isExternal())
     return kernel.emitError() << "expects a kernel with a body", failure();
-  return Model(kernel, config).run();
+  std::pair<uint64_t, uint64_t> key = modelKey(kernel, config);
+  ModelMemo &memo = modelMemo();
+  {
+    std::lock_guard<std::mutex> lock(memo.mutex);
+    if (auto it = memo.results.find(key); it != memo.results.end())
+      return it->second;
+  }
+  // A failure is not kept: analyzing again reports its error again.
+  FailureOr<KernelCoalescing> k = Model(kernel, config).run();
+  if (succeeded(k)) {
+    std::lock_guard<std::mutex> lock(memo.mutex);
+    if (memo.results.size() >= ModelMemo::kMaxEntries)
+      memo.results.clear();
+    memo.results.try_emplace(key, *k);
+  }
+  return k;
 }

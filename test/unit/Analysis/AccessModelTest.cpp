@@ -270,6 +270,45 @@ TEST_F(AccessModelTest, StridedConvWindowIsOneSectorPerLanePerTap) {
   EXPECT_LT(c.efficiency(), 0.2);
 }
 
+// analyzeCoalescing keeps its results, keyed by the kernel's signature,
+// body and configuration: the key must tell apart what the result depends
+// on and nothing else.
+TEST_F(AccessModelTest, RememberedResultsFollowBodyAndConfiguration) {
+  constexpr StringLiteral loop =
+      "{emitter = \"loop\", block = 256, grid = 16, vector = 1}";
+  KernelCoalescing strided = analyze(R"(
+    func.func @k(%x: tensor<8192xf32>) -> tensor<4096xf32> {
+      %0 = bwc.slice %x starts = [0] steps = [2] : (tensor<8192xf32>) -> tensor<4096xf32>
+      return %0 : tensor<4096xf32>
+    })",
+                                     loop);
+  // The same body under other function attributes (bwc-tile's records):
+  // the same result.
+  KernelCoalescing again = analyze(R"(
+    func.func @k(%x: tensor<8192xf32>) -> tensor<4096xf32> attributes {bwc.kernel, bwc.coalescing = 0.5 : f64} {
+      %0 = bwc.slice %x starts = [0] steps = [2] : (tensor<8192xf32>) -> tensor<4096xf32>
+      return %0 : tensor<4096xf32>
+    })",
+                                   loop);
+  EXPECT_DOUBLE_EQ(again.fetchedBytes, strided.fetchedBytes);
+  EXPECT_DOUBLE_EQ(again.accesses[0].efficiency(), 0.5);
+  // One attribute of the body differs (step 1): another result.
+  KernelCoalescing dense = analyze(R"(
+    func.func @k(%x: tensor<8192xf32>) -> tensor<4096xf32> {
+      %0 = bwc.slice %x starts = [0] steps = [1] : (tensor<8192xf32>) -> tensor<4096xf32>
+      return %0 : tensor<4096xf32>
+    })",
+                                   loop);
+  EXPECT_DOUBLE_EQ(dense.accesses[0].efficiency(), 1.0);
+  // The same kernel under another configuration: another result.
+  KernelCoalescing t1 = analyze(kTranspose, "{emitter = \"loop\", block = "
+                                            "256, grid = 64, vector = 4}");
+  KernelCoalescing t2 = analyze(kTranspose, "{emitter = \"transpose_tiled\", "
+                                            "block = 256, grid = 64, tile = 32}");
+  EXPECT_DOUBLE_EQ(t1.accesses[0].efficiency(), 0.125);
+  EXPECT_DOUBLE_EQ(t2.accesses[0].efficiency(), 1.0);
+}
+
 TEST_F(AccessModelTest, UnknownEmitterIsAnError) {
   module = parseSourceString<ModuleOp>(kRowSum, &ctx);
   ASSERT_TRUE(module);
@@ -280,6 +319,11 @@ TEST_F(AccessModelTest, UnknownEmitterIsAnError) {
     message = d.str();
     return success();
   });
+  EXPECT_TRUE(failed(
+      analyzeCoalescing(module->lookupSymbol<func::FuncOp>("k"), dict)));
+  EXPECT_NE(message.find("but got 'warp_magic'"), std::string::npos);
+  // A failure is not remembered: the second analysis reports it again.
+  message.clear();
   EXPECT_TRUE(failed(
       analyzeCoalescing(module->lookupSymbol<func::FuncOp>("k"), dict)));
   EXPECT_NE(message.find("but got 'warp_magic'"), std::string::npos);
