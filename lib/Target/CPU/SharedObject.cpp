@@ -21,6 +21,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/MergeFunctions.h"
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -100,6 +101,16 @@ FailureOr<std::string> mlir::bwc::emitSharedObject(ModuleOp module) {
                 toString(machine.takeError()));
   llvmModule->setDataLayout((*machine)->createDataLayout());
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  // Kernels with one body (a network repeats its blocks, a training step
+  // its rules) are optimized and compiled once: LLVM's MergeFunctions
+  // makes each duplicate a tail call of the kept one under its own name,
+  // which the runtime looks up. The entry points are marked noinline so
+  // that the optimizer does not copy the kept body back into those calls
+  // (nothing else calls an entry point; each still inlines its kernel).
+  for (llvm::Function &f : *llvmModule)
+    if (!f.isDeclaration() && f.hasExternalLinkage() && f.use_empty())
+      f.addFnAttr(llvm::Attribute::NoInline);
+  llvm::MergeFunctionsPass::runOnModule(*llvmModule);
   if (llvm::Error err = makeOptimizingTransformer(
           /*optLevel=*/2, /*sizeLevel=*/0, machine->get())(llvmModule.get()))
     return fail("LLVM optimization failed: " + toString(std::move(err)));
