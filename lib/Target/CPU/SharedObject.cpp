@@ -12,6 +12,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -22,6 +24,10 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
+
+#include <algorithm>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -73,6 +79,41 @@ struct TempDir {
 
 } // namespace
 
+namespace {
+
+/// Optimizes `module` at -O2 and writes it as an object file to `path`
+/// with `machine`; an error message, or empty.
+std::string optimizeAndEmit(llvm::Module &module, llvm::TargetMachine &machine,
+                            const std::string &path) {
+  module.setDataLayout(machine.createDataLayout());
+  module.setTargetTriple(machine.getTargetTriple());
+  if (llvm::Error err = makeOptimizingTransformer(
+          /*optLevel=*/2, /*sizeLevel=*/0, &machine)(&module))
+    return "LLVM optimization failed: " + toString(std::move(err));
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return "cannot write " + path + ": " + ec.message();
+  llvm::legacy::PassManager pm;
+  if (machine.addPassesToEmitFile(pm, os, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile))
+    return "the host target cannot emit object files";
+  pm.run(module);
+  return "";
+}
+
+/// How many parts the kernels are compiled in, side by side: one per
+/// hardware thread (at most 8), each of at least 16 functions.
+unsigned codeGenParts(const llvm::Module &module) {
+  unsigned functions = 0;
+  for (const llvm::Function &f : module)
+    functions += !f.isDeclaration();
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  return std::max(1u, std::min({threads, 8u, functions / 16}));
+}
+
+} // namespace
+
 FailureOr<std::string> mlir::bwc::emitSharedObject(ModuleOp module) {
   auto fail = [&](const Twine &msg) -> FailureOr<std::string> {
     module.emitError() << msg;
@@ -111,33 +152,75 @@ FailureOr<std::string> mlir::bwc::emitSharedObject(ModuleOp module) {
     if (!f.isDeclaration() && f.hasExternalLinkage() && f.use_empty())
       f.addFnAttr(llvm::Attribute::NoInline);
   llvm::MergeFunctionsPass::runOnModule(*llvmModule);
-  if (llvm::Error err = makeOptimizingTransformer(
-          /*optLevel=*/2, /*sizeLevel=*/0, machine->get())(llvmModule.get()))
-    return fail("LLVM optimization failed: " + toString(std::move(err)));
 
   TempDir dir;
   if (dir.path.empty())
     return fail("cannot create a temporary directory");
-  std::string object = dir.file("kernels.o"), shared = dir.file("kernels.so");
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(object, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      return fail("cannot write " + object + ": " + ec.message());
-    llvm::legacy::PassManager pm;
-    if ((*machine)->addPassesToEmitFile(pm, os, nullptr,
-                                        llvm::CodeGenFileType::ObjectFile))
-      return fail("the host target cannot emit object files");
-    pm.run(*llvmModule);
+  // The kernels are independent: a program of many is split into parts
+  // (each entry point with the internal functions it calls), which are
+  // optimized and compiled side by side, each in its own LLVM context and
+  // target machine, and linked together.
+  std::vector<std::string> objects;
+  unsigned parts = codeGenParts(*llvmModule);
+  if (parts == 1) {
+    objects.push_back(dir.file("kernels.o"));
+    std::string error = optimizeAndEmit(*llvmModule, **machine, objects[0]);
+    if (!error.empty())
+      return fail(error);
+  } else {
+    std::vector<llvm::SmallVector<char, 0>> bitcode;
+    llvm::SplitModule(
+        *llvmModule, parts,
+        [&](std::unique_ptr<llvm::Module> part) {
+          llvm::raw_svector_ostream os(bitcode.emplace_back());
+          llvm::WriteBitcodeToFile(*part, os);
+        },
+        /*PreserveLocals=*/true);
+    std::vector<std::unique_ptr<llvm::TargetMachine>> machines;
+    for (size_t k = 0; k < bitcode.size(); ++k) {
+      auto tm = builder->createTargetMachine();
+      if (!tm)
+        return fail("cannot create the host target machine: " +
+                    toString(tm.takeError()));
+      machines.push_back(std::move(*tm));
+      objects.push_back(dir.file("kernels" + std::to_string(k) + ".o"));
+    }
+    std::vector<std::string> errors(bitcode.size());
+    std::vector<std::thread> threads;
+    for (size_t k = 0; k < bitcode.size(); ++k) {
+      threads.emplace_back([&, k] {
+        llvm::LLVMContext context;
+        auto part = llvm::parseBitcodeFile(
+            llvm::MemoryBufferRef(
+                StringRef(bitcode[k].data(), bitcode[k].size()), "part"),
+            context);
+        if (!part) {
+          errors[k] = "cannot read a part of the kernels back: " +
+                      toString(part.takeError());
+          return;
+        }
+        errors[k] = optimizeAndEmit(**part, *machines[k], objects[k]);
+      });
+    }
+    for (std::thread &t : threads)
+      t.join();
+    for (const std::string &error : errors)
+      if (!error.empty())
+        return fail(error);
   }
+
+  std::string shared = dir.file("kernels.so");
   auto cc = llvm::sys::findProgramByName("cc");
   if (!cc)
     return fail("no C compiler ('cc') found to link the kernels into a "
                 "shared object: install gcc");
   std::string errMsg;
-  int rc = llvm::sys::ExecuteAndWait(
-      *cc, {*cc, "-shared", "-o", shared, object, "-lm"}, std::nullopt, {}, 0,
-      0, &errMsg);
+  SmallVector<StringRef> argv = {*cc, "-shared", "-o", shared};
+  for (const std::string &o : objects)
+    argv.push_back(o);
+  argv.push_back("-lm");
+  int rc = llvm::sys::ExecuteAndWait(*cc, argv, std::nullopt, {}, 0, 0,
+                                     &errMsg);
   if (rc != 0)
     return fail("linking the kernels failed (" + *cc + " exit " +
                 Twine(rc) + ") " + errMsg);
