@@ -22,6 +22,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
@@ -103,12 +104,14 @@ std::string optimizeAndEmit(llvm::Module &module, llvm::TargetMachine &machine,
 }
 
 /// How many parts the kernels are compiled in, side by side: one per
-/// hardware thread (at most 8), each of at least 16 functions.
+/// hardware thread this process may run on (its CPU affinity, as LLVM's
+/// thread pools count them; at most 8), each of at least 16 functions.
 unsigned codeGenParts(const llvm::Module &module) {
   unsigned functions = 0;
   for (const llvm::Function &f : module)
     functions += !f.isDeclaration();
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads =
+      std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   return std::max(1u, std::min({threads, 8u, functions / 16}));
 }
 
