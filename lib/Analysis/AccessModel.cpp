@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 #include <mutex>
 
@@ -750,7 +751,12 @@ std::pair<uint64_t, uint64_t> modelKey(func::FuncOp kernel,
   std::string text;
   llvm::raw_string_ostream os(text);
   os << kernel.getFunctionType() << '\n' << config << '\n';
-  AsmState state(kernel);
+  // Explicit flags: bwc-opt's --mlir-elide-elementsattrs-if-larger or
+  // --mlir-print-debuginfo must not change the key.
+  OpPrintingFlags flags;
+  flags.elideLargeElementsAttrs(std::numeric_limits<int64_t>::max())
+      .enableDebugInfo(false);
+  AsmState state(kernel, flags);
   for (Block &block : kernel.getBody()) {
     for (BlockArgument arg : block.getArguments()) {
       arg.printAsOperand(os, state);
