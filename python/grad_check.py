@@ -161,8 +161,8 @@ def precision_error(model, precision, input_shapes=None, loss="mse",
                     info=None):
     """The relative L2 error of every gradient of the `precision` training
     step (`loss_scale`: auto is none for a gradient step; "dynamic" then
-    returns the first step's gradients, Inf when the initial 65536
-    overflows) against the fp32 step's, on the same random inputs:
+    returns the first step's gradients, Inf when the initial scale
+    overflows: 65536, or the one calibration chose) against the fp32 step's, on the same random inputs:
     {name: error}. With `calibrate_trials`, the low-precision step is
     compiled with --calibrate on one data set of other random inputs (seed
     + 100) and that many validation trials, so the inputs compared are
@@ -245,6 +245,12 @@ def main():
                   "validation, error on its data set %s; static DRAM bytes "
                   "%s" % (cal["trials"], len(kept), cal.get("worst_error"),
                           info["bytes"]))
+            if "loss_scale" in cal:
+                print("loss scale: calibrated %g (bwc-grad's %g)%s" % (
+                    cal["loss_scale"]["calibrated"],
+                    cal["loss_scale"]["initial"],
+                    ": " + cal["loss_scale"]["note"]
+                    if "note" in cal["loss_scale"] else ""))
         return 0
     worst, _, grads, base = check(a.model, shapes, a.loss, a.directions,
                                   a.eps, a.device)

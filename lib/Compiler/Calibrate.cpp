@@ -19,6 +19,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include <algorithm>
@@ -169,6 +170,13 @@ double relativeL2(const rt::HostTensor &out, const rt::HostTensor &ref) {
   return std::sqrt(diff / norm);
 }
 
+/// True for the state of a dynamic loss scale (bwc-grad's `loss_scale.*`).
+bool isLossScaleState(func::FuncOp program, unsigned i) {
+  auto name = program.getArgAttrOfType<StringAttr>(i, "bwc.name");
+  return program.getArgAttr(i, "bwc.state") && name &&
+         name.getValue().starts_with("loss_scale.");
+}
+
 bool hasState(func::FuncOp program) {
   for (unsigned i = 0; i < program.getNumArguments(); ++i)
     if (program.getArgAttr(i, "bwc.state"))
@@ -181,7 +189,9 @@ bool hasState(func::FuncOp program) {
 /// and each state update an output holding its change, new - old,
 /// computed in f32 (`bwc.keep_f32`). A step's effect is that change: the
 /// new weights themselves are dominated by the old ones, so their error
-/// would stay small however wrong the gradients were.
+/// would stay small however wrong the gradients were. A dynamic loss
+/// scale's state stays state: the executor carries it from run to run, so
+/// a skipped step can be run again at the halved scale (runSettled).
 LogicalResult makeStateless(ModuleOp module) {
   auto program = module.lookupSymbol<func::FuncOp>("main");
   MLIRContext *ctx = module.getContext();
@@ -191,7 +201,7 @@ LogicalResult makeStateless(ModuleOp module) {
   llvm::StringMap<Value> initial;
   llvm::BitVector erase(program.getNumArguments());
   for (unsigned i = 0; i < program.getNumArguments(); ++i) {
-    if (!program.getArgAttr(i, "bwc.state"))
+    if (!program.getArgAttr(i, "bwc.state") || isLossScaleState(program, i))
       continue;
     auto name = program.getArgAttrOfType<StringAttr>(i, "bwc.name");
     auto value =
@@ -212,7 +222,7 @@ LogicalResult makeStateless(ModuleOp module) {
   b.setInsertionPoint(ret);
   for (unsigned i = 0; i < ret.getNumOperands(); ++i) {
     auto of = program.getResultAttrOfType<StringAttr>(i, "bwc.state_update");
-    if (!of)
+    if (!of || of.getValue().starts_with("loss_scale."))
       continue;
     program.removeResultAttr(i, StringAttr::get(ctx, "bwc.state_update"));
     program.setResultAttr(i, "bwc.name",
@@ -228,6 +238,162 @@ LogicalResult makeStateless(ModuleOp module) {
     ret.setOperand(i, change);
   }
   return success();
+}
+
+/// A step with a dynamic loss scale reports the scale it used and whether
+/// it was skipped (bwc-grad's `loss_scale` and `skipped` outputs): their
+/// output indices, -1 when absent.
+struct ScaleReport {
+  int scale = -1, skipped = -1;
+  explicit ScaleReport(const rt::Artifact &a) {
+    for (auto [k, d] : llvm::enumerate(a.outputs)) {
+      if (d.dtype != rt::DType::f32)
+        continue;
+      if (d.name == "loss_scale")
+        scale = k;
+      else if (d.name == "skipped")
+        skipped = k;
+    }
+    if (scale < 0)
+      skipped = -1;
+  }
+  static bool isReport(const rt::TensorDesc &d) {
+    return d.name == "loss_scale" || d.name == "skipped";
+  }
+};
+
+float scalarOf(const rt::HostTensor &t) {
+  float v = 0;
+  if (t.data.size() >= sizeof v)
+    std::memcpy(&v, t.data.data(), sizeof v);
+  return v;
+}
+
+/// Runs of one data set a step with a dynamic loss scale gets before
+/// calibration gives up on it: the scale halves on each skipped run,
+/// 65536 to 2^-15.
+constexpr int kSettleRuns = 32;
+
+/// Runs `exec` on `inputs`. A step with a dynamic loss scale that skips is
+/// run again, as training would run the next step (each skip halves the
+/// scale, state the executor keeps), until one is not skipped or after
+/// kSettleRuns runs. `scale` receives the scale of the last run (0 without
+/// one), `settled` whether that run was not skipped.
+bool runSettled(rt::Executor &exec, const ScaleReport &report,
+                const std::vector<rt::HostTensor> &inputs,
+                std::vector<rt::HostTensor> &outputs, double &scale,
+                bool &settled, std::string &error) {
+  scale = 0;
+  settled = true;
+  for (int run = 0; run < kSettleRuns; ++run) {
+    if (!exec.run(inputs, outputs, error))
+      return false;
+    if (report.skipped < 0)
+      return true;
+    scale = scalarOf(outputs[report.scale]);
+    settled = scalarOf(outputs[report.skipped]) == 0;
+    if (settled)
+      return true;
+  }
+  return true;
+}
+
+/// A step with a dynamic loss scale (`--loss-scale=dynamic`): the scale it
+/// starts from, found on the sample data. GradScaler starts at 65536 and
+/// halves on each step whose gradients overflow; a `--train=grad` step
+/// cannot retry, and the first steps of an optimizer step are skipped.
+/// Calibration runs the step in the low type (as bwc-mixed-precision gives
+/// it without calibration) on each data set, halving until no step is
+/// skipped, and sets the initial scale to half the largest scale that
+/// overflowed on none (the 2x headroom bwc-mixed-precision's range check
+/// asks of every value), or leaves it when none overflowed. The ranges and
+/// the validation search that follow see the step at that scale.
+LogicalResult settleLossScale(ModuleOp module,
+                              const std::vector<std::string> &sets,
+                              const CompileOptions &options,
+                              CalibrationSummary &summary) {
+  auto program = module.lookupSymbol<func::FuncOp>("main");
+  Location loc = module.getLoc();
+  int scaleArg = -1;
+  for (unsigned i = 0; i < program.getNumArguments(); ++i)
+    if (auto name = program.getArgAttrOfType<StringAttr>(i, "bwc.name");
+        name && name.getValue() == "loss_scale.scale" &&
+        program.getArgAttr(i, "bwc.state"))
+      scaleArg = i;
+  if (scaleArg < 0)
+    return success();
+  auto init = program.getArgAttrOfType<DenseElementsAttr>(scaleArg,
+                                                          "bwc.initial_value");
+  if (!init || !init.isSplat() || !init.getElementType().isF32())
+    return emitError(loc) << "--calibrate: the loss scale's state has no f32 "
+                             "initial value";
+  double initial = init.getSplatValue<APFloat>().convertToDouble();
+  summary.initialLossScale = summary.lossScale = initial;
+
+  OwningOpRef<ModuleOp> clone(module.clone());
+  if (failed(makeStateless(*clone)))
+    return failure();
+  FailureOr<CompileResult> compiled =
+      compileModule(*clone, cpuRunOptions(options));
+  if (failed(compiled))
+    return emitError(loc) << "--calibrate: the step in " << options.precision
+                          << " did not compile";
+  ScaleReport report(compiled->artifact);
+  if (report.skipped < 0)
+    return emitError(loc) << "--calibrate: the step in " << options.precision
+                          << " reports no loss scale";
+  rt::Artifact artifact = compiled->artifact;
+  std::string error;
+  std::unique_ptr<rt::Executor> exec = rt::createExecutor(
+      std::move(compiled->artifact), rt::ExecutorOptions(), error);
+  if (!exec)
+    return emitError(loc) << "--calibrate: " << error;
+  // One executor: the scale a data set settles to is where the next starts.
+  double settledScale = initial;
+  for (const std::string &set : sets) {
+    std::vector<rt::HostTensor> inputs, outputs;
+    if (failed(readInputs(loc, set, artifact, inputs)))
+      return failure();
+    double scale;
+    bool settled;
+    if (!runSettled(*exec, report, inputs, outputs, scale, settled, error))
+      return emitError(loc) << "--calibrate: data set '" << set
+                            << "': " << error;
+    if (!settled) {
+      // Not the scale: something overflows however small the scale (a
+      // forward value). The validation search keeps what it must in f32.
+      summary.lossScaleNote =
+          llvm::formatv("the {0} step overflows on '{1}' at every scale "
+                        "down to {2:e1}; the initial scale is kept",
+                        options.precision, set, scale)
+              .str();
+      return success();
+    }
+    settledScale = std::min(settledScale, scale);
+  }
+  if (settledScale < initial) {
+    summary.lossScale = settledScale / 2;
+    program.setArgAttr(
+        scaleArg, "bwc.initial_value",
+        DenseElementsAttr::get(init.getType(),
+                               APFloat(float(summary.lossScale))));
+  }
+  return success();
+}
+
+/// The static DRAM bytes of a compiled program (its report's totals).
+double staticBytes(const CompileResult &compiled) {
+  llvm::Expected<llvm::json::Value> report =
+      llvm::json::parse(compiled.reportJson);
+  if (!report) {
+    llvm::consumeError(report.takeError());
+    return 0;
+  }
+  const llvm::json::Object *root = report->getAsObject();
+  const llvm::json::Object *totals = root ? root->getObject("totals") : nullptr;
+  std::optional<double> bytes =
+      totals ? totals->getNumber("bytes") : std::nullopt;
+  return bytes.value_or(0);
 }
 
 /// See calibrate(): ops of `main` to keep in f32 so that the low-precision
@@ -261,15 +427,27 @@ validationSearch(ModuleOp module, const CompileOptions &options,
     return success();
 
   CompileOptions o = cpuRunOptions(options);
-  // Runs `m` (consumed) on every data set.
-  auto runAll = [&](OwningOpRef<ModuleOp> m, const CompileOptions &with)
-      -> FailureOr<std::vector<std::vector<rt::HostTensor>>> {
+  // Compiles `m` (consumed) as the search compares it.
+  auto compileTrial = [&](OwningOpRef<ModuleOp> m, const CompileOptions &with)
+      -> FailureOr<CompileResult> {
     if (stateful && failed(makeStateless(*m)))
       return failure();
     FailureOr<CompileResult> compiled = compileModule(*m, with);
     if (failed(compiled))
       return emitError(loc) << "--calibrate: a trial program did not compile";
+    return compiled;
+  };
+  // Compiles and runs `m` (consumed) on every data set; `bytes` receives
+  // its static DRAM bytes.
+  auto runAll = [&](OwningOpRef<ModuleOp> m, const CompileOptions &with,
+                    double &bytes)
+      -> FailureOr<std::vector<std::vector<rt::HostTensor>>> {
+    FailureOr<CompileResult> compiled = compileTrial(std::move(m), with);
+    if (failed(compiled))
+      return failure();
+    bytes = staticBytes(*compiled);
     std::string error;
+    ScaleReport report(compiled->artifact);
     std::unique_ptr<rt::Executor> exec = rt::createExecutor(
         std::move(compiled->artifact), rt::ExecutorOptions(), error);
     if (!exec)
@@ -277,7 +455,13 @@ validationSearch(ModuleOp module, const CompileOptions &options,
     std::vector<std::vector<rt::HostTensor>> all;
     for (const std::vector<rt::HostTensor> &inputs : setInputs) {
       all.emplace_back();
-      if (!exec->run(inputs, all.back(), error))
+      // A skipped step's gradients are not the program's: compare the
+      // step training would take next (a skip left unsettled compares
+      // its non-finite gradients, and fails).
+      double scale;
+      bool settled;
+      if (!runSettled(*exec, report, inputs, all.back(), scale, settled,
+                      error))
         return emitError(loc) << "--calibrate: " << error;
     }
     return all;
@@ -288,29 +472,37 @@ validationSearch(ModuleOp module, const CompileOptions &options,
   if (stateful) {
     CompileOptions fp32 = o;
     fp32.precision = fp32.ioPrecision = "fp32";
-    auto refs = runAll(OwningOpRef<ModuleOp>(module.clone()), fp32);
+    double bytes;
+    auto refs = runAll(OwningOpRef<ModuleOp>(module.clone()), fp32, bytes);
     if (failed(refs))
       return failure();
     stateRefs = std::move(*refs);
   }
   const auto &refSets = stateful ? stateRefs : references;
-  // Compiles the program with the candidates in `keep` marked f32 and
-  // returns its worst output error over the data sets.
-  auto trial = [&](const std::vector<bool> &keep) -> FailureOr<double> {
-    ++summary.trials;
+  // A clone of the program with the candidates in `keep` marked f32.
+  auto withKept = [&](const std::vector<bool> &keep) {
     for (auto [op, k] : llvm::zip(candidates, keep))
       if (k)
         op->setAttr("bwc.keep_f32", StringAttr::get(ctx, "trial"));
     OwningOpRef<ModuleOp> clone(module.clone());
     for (Operation *op : candidates)
       op->removeAttr("bwc.keep_f32");
-    auto outs = runAll(std::move(clone), o);
+    return clone;
+  };
+  // Compiles the program with the candidates in `keep` marked f32 and
+  // returns its worst output error over the data sets; `bytes` receives
+  // its static DRAM bytes.
+  auto trial = [&](const std::vector<bool> &keep,
+                   double &bytes) -> FailureOr<double> {
+    ++summary.trials;
+    auto outs = runAll(withKept(keep), o, bytes);
     if (failed(outs))
       return failure();
     double worst = 0;
     for (auto [outputs, refs] : llvm::zip(*outs, refSets)) {
       for (size_t k = 0; k < refs.size() && k < outputs.size(); ++k)
-        if (refs[k].desc.dtype == rt::DType::f32)
+        if (refs[k].desc.dtype == rt::DType::f32 &&
+            !ScaleReport::isReport(refs[k].desc))
           worst = std::max(worst, relativeL2(outputs[k], refs[k]));
     }
     return worst;
@@ -318,10 +510,19 @@ validationSearch(ModuleOp module, const CompileOptions &options,
 
   // ONNX's auto_convert_mixed_precision: everything f32 to begin with;
   // try a run of candidates in the low type; keep the change when the
-  // outputs stay within tolerance, else try each half.
+  // outputs stay within tolerance and the program moves no more bytes
+  // (the low type's point: a contraction given it between f32 neighbours
+  // can cost more in casts than it saves), else try each half.
   std::vector<bool> keep(candidates.size(), true);
+  {
+    FailureOr<CompileResult> all = compileTrial(withKept(keep), o);
+    if (failed(all))
+      return failure();
+    summary.bytesAllKept = summary.bytesChosen = staticBytes(*all);
+  }
   std::vector<std::pair<size_t, size_t>> runs{{0, candidates.size()}};
-  std::vector<double> failedError(candidates.size(), 0);
+  std::vector<double> failedError(candidates.size(), 0),
+      failedBytes(candidates.size(), 0);
   while (!runs.empty()) {
     auto [begin, end] = runs.back();
     runs.pop_back();
@@ -333,18 +534,24 @@ validationSearch(ModuleOp module, const CompileOptions &options,
     std::vector<bool> tentative = keep;
     for (size_t i = begin; i < end; ++i)
       tentative[i] = false;
-    FailureOr<double> err = trial(tentative);
+    double bytes = 0;
+    FailureOr<double> err = trial(tentative, bytes);
     if (failed(err))
       return failure();
-    if (*err <= tolerance) {
+    bool accept = *err <= tolerance && bytes <= summary.bytesChosen;
+    summary.log.push_back(
+        {int64_t(llvm::count(tentative, false)), *err, bytes, accept});
+    if (accept) {
       keep = std::move(tentative);
       // Every accepted program holds the ones accepted before it: the last
       // is the one chosen.
       summary.worstError = *err;
+      summary.bytesChosen = bytes;
       continue;
     }
     if (end - begin == 1) {
       failedError[begin] = *err;
+      failedBytes[begin] = bytes - summary.bytesChosen;
       continue;
     }
     size_t mid = begin + (end - begin) / 2;
@@ -353,17 +560,23 @@ validationSearch(ModuleOp module, const CompileOptions &options,
     runs.push_back({begin, mid});
   }
   const char *low = options.precision == "fp16" ? "fp16" : "bf16";
-  for (auto [op, k, err] : llvm::zip(candidates, keep, failedError)) {
+  for (auto [op, k, err, extra] :
+       llvm::zip(candidates, keep, failedError, failedBytes)) {
     if (!k)
       continue;
     std::string reason =
         err < 0 ? llvm::formatv("validation: not tried within {0} trials",
                                 maxTrials)
                       .str()
-                : llvm::formatv("validation: in {0} the outputs differ from "
-                                "fp32 by {1:e2} (relative L2 > {2:e1})",
-                                low, err, tolerance)
-                      .str();
+        : err > tolerance
+            ? llvm::formatv("validation: in {0} the outputs differ from "
+                            "fp32 by {1:e2} (relative L2 > {2:e1})",
+                            low, err, tolerance)
+                  .str()
+            : llvm::formatv("validation: in {0} the program moves {1:F0} "
+                            "more DRAM bytes (the casts around it)",
+                            low, extra)
+                  .str();
     op->setAttr("bwc.keep_f32", StringAttr::get(ctx, reason));
   }
   return success();
@@ -408,6 +621,8 @@ LogicalResult mlir::bwc::calibrate(ModuleOp module,
   summary.dataSets = sets.size();
   if (values.empty())
     return success();
+  if (failed(settleLossScale(module, sets, options, summary)))
+    return failure();
 
   // The sample program: a clone returning every observed value after its
   // own results.

@@ -239,7 +239,26 @@ reportToJson(const ProgramCost &unfused, const ProgramCost &compiled,
         {"trials", cal.summary.trials},
         {"tolerance", cal.summary.tolerance},
         {"worst_error", cal.summary.worstError},
+        {"bytes_all_f32", cal.summary.bytesAllKept},
+        {"bytes_chosen", cal.summary.bytesChosen},
         {"kept_f32", std::move(kept)}};
+    llvm::json::Array log;
+    for (const CalibrationSummary::Trial &t : cal.summary.log)
+      log.push_back(llvm::json::Object{{"low", t.low},
+                                       // JSON has no infinity.
+                                       {"error", std::isfinite(t.error)
+                                                     ? llvm::json::Value(t.error)
+                                                     : llvm::json::Value(nullptr)},
+                                       {"bytes", t.bytes},
+                                       {"accepted", t.accepted}});
+    (*root.getObject("calibration"))["trial_log"] = std::move(log);
+    if (cal.summary.initialLossScale > 0) {
+      llvm::json::Object scale{{"initial", cal.summary.initialLossScale},
+                               {"calibrated", cal.summary.lossScale}};
+      if (!cal.summary.lossScaleNote.empty())
+        scale["note"] = cal.summary.lossScaleNote;
+      (*root.getObject("calibration"))["loss_scale"] = std::move(scale);
+    }
   }
   root["target"] = o.target;
   root["fusion"] = o.fusion;
@@ -332,6 +351,18 @@ void printReport(const ProgramCost &unfused, const ProgramCost &compiled,
                        "(relative L2 per output), chosen program %.2e\n",
                        (long long)cal.summary.trials, cal.summary.tolerance,
                        cal.summary.worstError);
+    if (cal.summary.bytesAllKept > 0)
+      os << llvm::format("static DRAM bytes (CPU target, as the trials "
+                         "compile): %.0f chosen, %.0f with every "
+                         "contraction f32\n",
+                         cal.summary.bytesChosen, cal.summary.bytesAllKept);
+    if (cal.summary.initialLossScale > 0)
+      os << llvm::format("loss scale: starts at %g (bwc-grad's %g)",
+                         cal.summary.lossScale, cal.summary.initialLossScale)
+         << (cal.summary.lossScaleNote.empty()
+                 ? std::string()
+                 : ": " + cal.summary.lossScaleNote)
+         << "\n";
     for (auto &[value, reason] : cal.kept)
       os << "  " << value << ": " << reason << "\n";
   }

@@ -58,6 +58,17 @@ def test_written_out_mlp_training_step(tmp_path, precision):
     kept = [k for k in cal["kept_f32"] if k["reason"].startswith("validation")]
     assert cal["data_sets"] == 1 and 0 < len(kept) < 23, cal
     assert cal["worst_error"] <= cal["tolerance"]
+    # The search's other objective: no accepted trial moves more bytes
+    # than the program chosen before it; the last accepted is the chosen
+    # program, the one compiled here (CPU target, as the trials are).
+    chosen = cal["bytes_all_f32"]
+    for t in cal["trial_log"]:
+        if t["accepted"]:
+            assert t["bytes"] <= chosen and t["error"] <= cal["tolerance"], t
+            chosen = t["bytes"]
+    assert cal["bytes_chosen"] == chosen == art.report["totals"]["bytes"]
+    assert chosen < cal["bytes_all_f32"]
+    assert len(cal["trial_log"]) == cal["trials"]
     before = worst_error(plain, ref, held)
     after = worst_error(bwc.Session(art), ref, held)
     print(precision, "held-out", before, "->", after, len(kept), "kept")
@@ -126,6 +137,54 @@ def test_optimizer_step(tmp_path):
     print("held-out change error", before, "->", after)
     assert before > LIMITS["fp16"]
     assert after <= LIMITS["fp16"]
+
+
+def test_dynamic_loss_scale_is_calibrated(tmp_path):
+    """A bwc-grad step in fp16 with a dynamic loss scale whose initial
+    65536 overflows (a target of scale 300): uncalibrated its first step
+    is skipped and returns non-finite gradients; calibration settles the
+    scale on the sample set (halving until no step is skipped) and starts
+    the step at half of it, so the first step on held-out data is not
+    skipped and its gradients are within fp16's limit. The search compares
+    the gradients of steps that were not skipped (before, every trial
+    compared an overflowed step and failed, keeping everything f32)."""
+    model = models.forward_mlp()
+
+    def data(seed):
+        rng = np.random.default_rng(seed)
+        return {"x": rng.standard_normal((16, 32)).astype(np.float32),
+                "target": (300 * rng.standard_normal((16, 32)))
+                .astype(np.float32)}
+    # Three sets, as for the wide MLP: one alone fits its own noise (seed
+    # 6 flips first-layer ReLU masks in fp16 at any scale, 9.6e-2).
+    for seed in (5, 6, 8):
+        write_set(str(tmp_path / "cal" / f"test_data_set_{seed}"), data(seed))
+    held = data(7)
+    kw = dict(train="grad", precision="fp16", loss_scale="dynamic")
+    plain = bwc.Session(bwc.compile(model, **kw))
+    out = dict(zip([o.name for o in plain.get_outputs()],
+                   plain.run(None, held)))
+    assert out["loss_scale"] == 65536 and out["skipped"] == 1
+    art = bwc.compile(model, calibrate=[str(tmp_path / "cal")], **kw)
+    cal = art.report["calibration"]
+    scale = cal["loss_scale"]
+    assert scale["initial"] == 65536 and scale["calibrated"] < 65536, cal
+    # Half a power of two below 65536: the settled scale, halved.
+    assert np.log2(scale["calibrated"]) == int(np.log2(scale["calibrated"]))
+    kept = [k for k in cal["kept_f32"] if k["reason"].startswith("validation")]
+    assert cal["worst_error"] <= cal["tolerance"], cal
+    assert len(kept) < 16, kept
+    step = bwc.Session(art)
+    assert float(step.state()["loss_scale.scale"]) == scale["calibrated"]
+    ref = bwc.Session(bwc.compile(model, train="grad"))
+    out = dict(zip([o.name for o in step.get_outputs()],
+                   step.run(None, held)))
+    assert out["skipped"] == 0 and out["loss_scale"] == scale["calibrated"]
+    err = max(np.linalg.norm(out[n] - r) / np.linalg.norm(r)
+              for n, r in zip([o.name for o in ref.get_outputs()],
+                              ref.run(None, held)) if n.startswith("grad."))
+    print("calibrated scale", scale, "held-out worst", err, len(kept), "kept")
+    assert err <= LIMITS["fp16"]
 
 
 def test_cross_entropy_step_of_a_classifier(tmp_path):
