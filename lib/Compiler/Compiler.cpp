@@ -471,9 +471,10 @@ std::string mlir::bwc::validateOptions(const CompileOptions &o) {
     return "--peak-bw expects a positive GB/s figure";
   if (o.emit != "artifact" &&
       !(o.target == "cuda" &&
-        (o.emit == "ptx" || o.emit == "gpu" || o.emit == "sim")))
+        (o.emit == "ptx" || o.emit == "gpu" || o.emit == "sim")) &&
+      !(o.target == "cpu" && o.emit == "llvm"))
     return "--emit expects artifact, or ptx, gpu or sim with --target=cuda, "
-           "but got '" +
+           "or llvm with --target=cpu, but got '" +
            o.emit + "' for --target=" + o.target;
   if (o.smCount < 1)
     return "--sm-count expects a positive count";
@@ -701,6 +702,14 @@ static FailureOr<CompileResult> compileModuleTimed(ModuleOp module,
     if (failed(lower.run(module)) || failed(addPackedEntryPoints(module)))
       return failure();
     lowerTime.stop();
+    if (o.emit == "llvm") {
+      TimingScope llvmTime = root.nest("CPU code (LLVM IR)");
+      FailureOr<std::string> ir = emitLLVMIR(module);
+      if (failed(ir))
+        return failure();
+      result.emitted = std::move(*ir);
+      return result;
+    }
     TimingScope objectTime = root.nest("CPU code (LLVM, shared object)");
     FailureOr<std::string> code = emitSharedObject(module);
     if (failed(code))

@@ -26,7 +26,9 @@ namespace mlir::bwc::fuzz {
 /// input's length (size % 5), so that one corpus reaches the default
 /// pipeline, --fusion=none, --precision=fp16, --codegen=elemental and
 /// --train=grad or (odd size / 5) --train=sgd:0.1, and replaying an input
-/// always picks the same ones.
+/// always picks the same ones. One input in eight ((size / 10) % 8 == 0)
+/// is compiled to the artifact, which must validate and round-trip; the
+/// others stop at the kernels' verified LLVM IR (--emit=llvm).
 /// External data resolves in a private temporary folder holding one file,
 /// `w.bin` (4 KiB), so the reading path is exercised and nothing else on the
 /// machine can be reached. Aborts when a rule above is broken.

@@ -37,7 +37,8 @@ static cl::opt<std::string>
          cl::desc("artifact (default); with --target=cuda also ptx (the PTX "
                   "of the whole program), gpu (the gpu.module before "
                   "lowering) or sim (the kernels lowered for cuda-sim, as "
-                  "MLIR)"),
+                  "MLIR); with --target=cpu also llvm (the kernels' LLVM IR, "
+                  "verified, before LLVM's optimizer)"),
          cl::init("artifact"));
 static cl::opt<int64_t> smCount("sm-count", cl::cat(cudaCategory),
                                 cl::desc("CUDA: SMs the grids are sized for"),

@@ -30,7 +30,8 @@ namespace mlir::bwc {
 /// spellings (docs/compiler-api.md lists them).
 struct CompileOptions {
   std::string target = "cpu";    ///< cpu or cuda
-  std::string emit = "artifact"; ///< artifact; with cuda also ptx, gpu, sim
+  /// artifact; with cuda also ptx, gpu, sim; with cpu also llvm
+  std::string emit = "artifact";
   int64_t smCount = 132;
   std::string codegen = "linalg";       ///< CPU: linalg or elemental
   std::string elementalConv = "direct"; ///< direct or gemm
@@ -105,7 +106,7 @@ struct ModelSource {
 struct CompileResult {
   /// The artifact (emit == "artifact").
   ::bwc::rt::Artifact artifact;
-  /// The text --emit=ptx|gpu|sim prints (otherwise empty).
+  /// The text --emit=ptx|gpu|sim|llvm prints (otherwise empty).
   std::string emitted;
   /// The report, as --report-json writes it and the artifact carries it.
   std::string reportJson;

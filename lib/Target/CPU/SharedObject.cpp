@@ -17,6 +17,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -116,6 +117,25 @@ unsigned codeGenParts(const llvm::Module &module) {
 }
 
 } // namespace
+
+FailureOr<std::string> mlir::bwc::emitLLVMIR(ModuleOp module) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "bwc_kernels");
+  if (!llvmModule)
+    return module.emitError() << "cannot translate the kernels to LLVM IR",
+           failure();
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(*llvmModule, &os))
+    return module.emitError() << "the kernels' LLVM IR does not verify: "
+                              << problems,
+           failure();
+  std::string text;
+  llvm::raw_string_ostream out(text);
+  llvmModule->print(out, nullptr);
+  return text;
+}
 
 FailureOr<std::string> mlir::bwc::emitSharedObject(ModuleOp module) {
   auto fail = [&](const Twine &msg) -> FailureOr<std::string> {

@@ -7,7 +7,7 @@
 // f64: the polynomial approximations are f32) is an error naming the op
 // and the kernel, and that bad options and a failing ptxas are reported.
 // CHECK: error: expects math ops with a GPU lowering that needs no libdevice but got 'math.exp' on 'f64' in kernel main_k0_unary_exp_bwc
-// EMIT: bwc-compile: --emit expects artifact, or ptx, gpu or sim with --target=cuda, but got 'ptx' for --target=cpu
+// EMIT: bwc-compile: --emit expects artifact, or ptx, gpu or sim with --target=cuda, or llvm with --target=cpu, but got 'ptx' for --target=cpu
 // SM: bwc-compile: --sm-count expects a positive count
 // PTXAS: error: expects ptxas (/bin/false) to assemble the PTX but it failed (exit 1)
 func.func @main(%x: tensor<8xf64>) -> tensor<8xf64> {

@@ -2,6 +2,9 @@
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: bwc-compile %s -o %t.none.bwc --fusion=none --report | FileCheck %s --check-prefix=NONE
 // RUN: not bwc-compile %s -o %t.bwc --emit=ptx 2>&1 | FileCheck %s --check-prefix=CUDA
+// RUN: not bwc-compile %s -o %t.bwc --target=cuda --emit=llvm 2>&1 | FileCheck %s --check-prefix=LLVMCUDA
+// RUN: bwc-compile %s -o %t.ll --emit=llvm && FileCheck %s --check-prefix=LLVM < %t.ll
+// RUN: bwc-compile %s -o %t.elemental.ll --emit=llvm --codegen=elemental && FileCheck %s --check-prefix=LLVM < %t.elemental.ll
 // RUN: not bwc-compile %s -o %t.bwc --target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not bwc-compile %s -o %t.bwc --fusion=some 2>&1 | FileCheck %s --check-prefix=FUSION
 // RUN: bwc-compile %s -o %t.elemental.bwc --codegen=elemental
@@ -39,7 +42,13 @@
 // NONE: == compiled (--fusion=none)
 // NONE: compiled {{ *}}5 kernels
 
-// CUDA: bwc-compile: --emit expects artifact, or ptx, gpu or sim with --target=cuda, but got 'ptx' for --target=cpu
+// CUDA: bwc-compile: --emit expects artifact, or ptx, gpu or sim with --target=cuda, or llvm with --target=cpu, but got 'ptx' for --target=cpu
+// LLVMCUDA: bwc-compile: --emit expects artifact, or ptx, gpu or sim with --target=cuda, or llvm with --target=cpu, but got 'llvm' for --target=cuda
+
+// --emit=llvm: the kernels' LLVM IR before LLVM's optimizer, with the
+// exported entry point the runtime calls.
+// LLVM: ModuleID = 'bwc_kernels'
+// LLVM: define void @{{.*}}_bwc(ptr
 // TARGET: bwc-compile: unknown --target 'tpu' (expected cpu or cuda)
 // FUSION: bwc-compile: unknown --fusion 'some' (expected none or default)
 // CODEGEN: bwc-compile: --codegen expects linalg or elemental but got 'loops'

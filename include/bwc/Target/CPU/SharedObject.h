@@ -22,6 +22,11 @@ LogicalResult addPackedEntryPoints(ModuleOp module);
 /// location.
 FailureOr<std::string> emitSharedObject(ModuleOp module);
 
+/// Translates `module` to LLVM IR as emitSharedObject does, checks it with
+/// LLVM's verifier and returns its text, unoptimized (`--emit=llvm`: what
+/// the CPU target hands LLVM; the fuzz targets stop most inputs here).
+FailureOr<std::string> emitLLVMIR(ModuleOp module);
+
 } // namespace mlir::bwc
 
 #endif // BWC_TARGET_CPU_SHAREDOBJECT_H
