@@ -321,8 +321,14 @@ FailureOr<Value> ElementalEmitter::emitConstant(OpBuilder &b, Location loc,
   if (!dense)
     return op->emitOpError()
            << "expects a dense or splat constant in a kernel but got " << attr;
-  Value linear = linearize(b, loc, index, type.getShape());
   int64_t n = type.getNumElements();
+  // No element exists: the code is emitted (in a loop over an empty
+  // reduction, say) but never runs. A zero stands in (fuzzing found the
+  // select chain below reading the last of no values).
+  if (n == 0)
+    return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)))
+        .getResult();
+  Value linear = linearize(b, loc, index, type.getShape());
   if (n <= kMaxSelectConstant) {
     SmallVector<Attribute> values(dense.getValues<Attribute>());
     Value r = scalarConstant(b, loc, values[n - 1], t);

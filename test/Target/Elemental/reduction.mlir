@@ -90,3 +90,21 @@ func.func private @nested_mean(%a: tensor<4x16xf32>) -> tensor<16x4xf32> attribu
   %t = bwc.transpose %r perm = [1, 0] : (tensor<4x16xf32>) -> tensor<16x4xf32>
   return %t : tensor<16x4xf32>
 }
+
+// -----
+
+// Tests that a reduction over an empty constant (what ReduceSumSquare of a
+// 3x2x0 input folds to) emits a zero for the element no index reaches,
+// instead of reading the last of no values (a segfault in bwc-compile
+// --codegen=elemental and --target=cuda, found by fuzz-modelproto on
+// 2026-12-07).
+// CHECK-LABEL: func.func private @sum_of_empty_constant(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c0{{(_[0-9]+)?}} step %{{.*}} iter_args
+// CHECK-NEXT: %[[E:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: arith.addf %{{.*}}, %[[E]] : f32
+// CHECK: memref.store
+func.func private @sum_of_empty_constant() -> tensor<1x1x1xf32> attributes {bwc.kernel} {
+  %c = bwc.constant dense<> : tensor<3x2x0xf32>
+  %s = bwc.reduce sum %c axes = [0, 1, 2] keepdims = true : (tensor<3x2x0xf32>) -> tensor<1x1x1xf32>
+  return %s : tensor<1x1x1xf32>
+}
