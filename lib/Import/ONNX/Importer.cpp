@@ -567,12 +567,43 @@ GraphImporter::orderNodes(const onnx::GraphProto &graph,
                           const llvm::StringSet<> &known) {
   // Kahn's algorithm over tensor names: robust to graphs that are not
   // topologically sorted, and tells a cycle from an undefined tensor.
+  // Each tensor is defined once (ONNX graphs are SSA): a second producer,
+  // or a node output named like a graph input or initializer, would
+  // leave which value a reader gets to the order of the nodes (fuzzing
+  // found two nodes writing one name, imported silently as a chain).
   llvm::StringMap<int> producer;
-  for (int i = 0; i < graph.node_size(); ++i)
-    for (const auto &out : graph.node(i).output())
-      if (!out.empty())
-        producer[out] = i;
   bool ok = true;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const auto &node = graph.node(i);
+    for (const auto &out : node.output()) {
+      if (out.empty())
+        continue;
+      if (known.contains(out)) {
+        emitError(nodeLoc(node, i))
+            << "node " << i << " '" << displayName(node) << "' ("
+            << node.op_type() << "): output '" << out
+            << "' is also a graph input or initializer (each tensor is "
+               "defined once)";
+        ok = false;
+        continue;
+      }
+      auto [it, inserted] = producer.try_emplace(out, i);
+      if (!inserted) {
+        const auto &first = graph.node(it->second);
+        // Unnamed nodes are shown by their first output, which is the
+        // name at issue here: the positions tell them apart.
+        emitError(nodeLoc(node, i))
+            << "node " << i << " '" << displayName(node) << "' ("
+            << node.op_type() << "): output '" << out
+            << "' is also produced by node " << it->second << " '"
+            << displayName(first) << "' (" << first.op_type()
+            << ") (each tensor is defined once)";
+        ok = false;
+      }
+    }
+  }
+  if (!ok)
+    return failure();
   std::vector<int> pending(graph.node_size(), 0);
   std::vector<std::vector<int>> users(graph.node_size());
   for (int i = 0; i < graph.node_size(); ++i) {
