@@ -144,3 +144,35 @@ def test_antialias_is_not_the_plain_filter(references):
         ref = references[name]
         err = np.linalg.norm(got - ref) / np.linalg.norm(ref)
         assert err > 1e-2, (name, err)
+
+
+@pytest.mark.parametrize("target,device,codegen", [
+    ("cpu", "cpu", "linalg"), ("cpu", "cpu", "elemental"),
+    ("cuda", "cuda-sim", "linalg")])
+def test_reductions_of_empty_tensors(target, device, codegen):
+    """Reducing a tensor with no elements gives the reduction's identity,
+    as ONNX (opset 18's wording) and numpy define it: sums 0, product 1,
+    max -inf, min +inf, log-sum-exp -inf; the mean is 0/0, NaN (numpy's).
+    Until 2026-12-07 (found by fuzz-modelproto) ReduceSumSquare crashed
+    bwc-compile with --codegen=elemental and --target=cuda (the elemental
+    emitter read the last of no values of the folded empty constant) and
+    ReduceSum, ReduceMax and ReduceMean failed on the CPU ("cannot be
+    converted to LLVM IR": a 3x2x0 buffer in the bare-pointer calling
+    convention)."""
+    expect = {"ReduceSumSquare": 0.0, "ReduceSum": 0.0, "ReduceL1": 0.0,
+              "ReduceL2": 0.0, "ReduceProd": 1.0, "ReduceMax": -np.inf,
+              "ReduceMin": np.inf, "ReduceLogSumExp": -np.inf,
+              "ReduceMean": np.nan}
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 2, 0])
+    nodes = [helper.make_node(op, ["x"], [op.lower()]) for op in expect]
+    outs = [helper.make_tensor_value_info(op.lower(), TensorProto.FLOAT,
+                                          [1, 1, 1]) for op in expect]
+    g = helper.make_graph(nodes, "empty", [x], outs)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    sess = bwc.Session(bwc.compile(model, target=target, codegen=codegen),
+                       device=device)
+    got = sess.run(None, {"x": np.zeros((3, 2, 0), np.float32)})
+    for (op, want), y in zip(expect.items(), got):
+        assert y.shape == (1, 1, 1), op
+        np.testing.assert_array_equal(y, np.full((1, 1, 1), want,
+                                                 np.float32), err_msg=op)

@@ -43,10 +43,13 @@ def KernelsToBuffersPass : Pass<"bwc-kernels-to-buffers", "::mlir::ModuleOp"> {
     `bufferization.to_tensor restrict`, results are written with
     `bufferization.materialize_in_destination ... restrict writable`, so that
     One-Shot Bufferize computes straight into the caller's buffers. This is
-    the calling convention of every launch in the artifact.
+    the calling convention of every launch in the artifact. A tensor of
+    rank >= 2 with no element gets a `memref<0xT>` (reshaped inside the
+    kernel): the bare-pointer calling convention refuses it at its shape.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def CopiesToLinalgPass : Pass<"bwc-copies-to-linalg"> {
