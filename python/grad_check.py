@@ -245,6 +245,11 @@ def main():
                   "validation, error on its data set %s; static DRAM bytes "
                   "%s" % (cal["trials"], len(kept), cal.get("worst_error"),
                           info["bytes"]))
+            print("trials (candidates in the low type: error, accepted): " +
+                  ", ".join("%d: %s%s" % (
+                      t["low"], "inf" if t["error"] is None else
+                      "%.2g" % t["error"], " yes" if t["accepted"] else "")
+                      for t in cal.get("trial_log", [])))
             if "loss_scale" in cal:
                 print("loss scale: calibrated %g (bwc-grad's %g)%s" % (
                     cal["loss_scale"]["calibrated"],
