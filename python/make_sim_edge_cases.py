@@ -333,6 +333,36 @@ def cases():
     c.node("ConvTranspose", ["x", "w"], ["z"], strides=[2, 2])
     out.append((c, [("z", conv_transpose2d(x, w, (2, 2)))]))
 
+    # contraction_thread (the default's small contractions, bwc-tile):
+    # rows per thread over a ragged M (10 filters, or 3 x 7 = 21 output
+    # positions in NHWC), A in 16-byte chunks (K = 8 or 72), a padded and
+    # strided 3x3 window whose padding taps load zeroed chunks in NHWC, a
+    # bias, and a dilated convolution over 2 images whose K = 54 (6
+    # channels) takes no chunk (rows only).
+    c = Case("conv_1x1_rows", ["contraction_thread"])
+    x = c.input("x", rand(1, 8, 6, 10))
+    w = c.weight("w", rand(10, 8, 1, 1, scale=0.3))
+    b = c.weight("b", rand(10))
+    c.node("Conv", ["x", "w", "b"], ["c"])
+    c.node("Relu", ["c"], ["z"])
+    out.append((c, [("z", np.maximum(conv2d(x, w, b), 0))]))
+
+    c = Case("conv_3x3_rows_padded", ["contraction_thread"])
+    x = c.input("x", rand(1, 8, 7, 13))
+    w = c.weight("w", rand(32, 8, 3, 3, scale=0.2))
+    c.node("Conv", ["x", "w"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1])
+    c.node("Sigmoid", ["c"], ["z"])
+    out.append((c, [("z", 1 / (1 + np.exp(-conv2d(x, w, strides=(2, 2),
+                                                pads=(1, 1, 1, 1)))))]))
+
+    c = Case("conv_rows_unchunked", ["contraction_thread"])
+    x = c.input("x", rand(2, 6, 10, 4))
+    w = c.weight("w", rand(12, 6, 3, 3, scale=0.3))
+    c.node("Conv", ["x", "w"], ["c"], pads=[0, 1, 2, 1], dilations=[2, 1])
+    c.node("Tanh", ["c"], ["z"])
+    out.append((c, [("z", np.tanh(conv2d(x, w, pads=(0, 1, 2, 1),
+                                         dil=(2, 1))))]))
+
     c = Case("maxpool_ceil", ["thread_per_output"])
     x = c.input("x", rand(1, 3, 10, 11))
     c.node("MaxPool", ["x"], ["z"], kernel_shape=[3, 3], strides=[2, 2],

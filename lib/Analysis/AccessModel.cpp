@@ -188,6 +188,7 @@ private:
   LogicalResult columnReduction(int64_t block);
   void transposeTiled();
   LogicalResult contractionTiled(int64_t block);
+  LogicalResult contractionThread(int64_t threads);
 
   func::FuncOp kernel;
   DictionaryAttr config;
@@ -689,6 +690,82 @@ LogicalResult Model::contractionTiled(int64_t block) {
   return success();
 }
 
+/// ContractionThreadKernel.cpp: global thread t computes rows
+/// mg x rows .. + rows - 1 of column n of batch b, (b, mg, n) =
+/// delinearize(t, [batches, ceil(M / rows), N]), in the first grid-stride
+/// step. Per K step (up to 4 traced, evenly spaced over K, each standing
+/// for its share): per row one read of A, `chunk` consecutive elements
+/// (a vector element each: one request where copiesChunks), at the
+/// clamped row; then `chunk` reads of B, one per K element. The epilogue
+/// writes each row below M with the op bound.
+LogicalResult Model::contractionThread(int64_t threads) {
+  if (!contraction)
+    return kernel.emitError() << "expects a bwc.matmul or a direct bwc.conv "
+                                 "with groups 1 in a contraction_thread "
+                                 "kernel but got none",
+           failure();
+  const GemmView &v = *contraction;
+  int64_t rows = get("rows", 1), chunk = get("chunk", 1);
+  if (rows < 1 || chunk < 1 || v.k % chunk)
+    return kernel.emitError() << "expects contraction_thread rows >= 1 and "
+                                 "a chunk dividing K = "
+                              << v.k << " but got " << config,
+           failure();
+  auto outType = cast<RankedTensorType>(v.result().getType());
+  ArrayRef<int64_t> out = outType.getShape();
+  int64_t m = v.m, n = v.n;
+  int64_t groups = ceilDiv(m, rows);
+  int64_t batches = numel(outType) / std::max<int64_t>(1, m * n);
+  tracer.bound.insert(v.op);
+  IntArith ar;
+  int64_t kSteps = v.k / chunk;
+  SmallVector<int64_t> kSamples;
+  int64_t traced = std::min<int64_t>(kSteps, 4);
+  for (int64_t i = 0; i < traced; ++i)
+    kSamples.push_back(traced == 1 ? 0 : i * (kSteps - 1) / (traced - 1));
+  int64_t active = std::min(batches * groups * n, threads);
+  int64_t warps = std::max<int64_t>(1, ceilDiv(active, kWarpLanes));
+  for (int64_t w : runSamples(warps)) {
+    for (int64_t l = 0; l < kWarpLanes; ++l) {
+      int64_t g = w * kWarpLanes + l;
+      if (g >= active)
+        break;
+      lane = l;
+      int64_t col = g % n, mg = g / n % groups;
+      Index batch = delinearize(g / n / groups, v.batchShape);
+      for (int64_t s : kSamples) {
+        step = s;
+        stepWeight = double(kSteps) / double(traced);
+        int64_t k0 = s * chunk;
+        for (int64_t j = 0; j < rows; ++j)
+          for (sub = 0; sub < chunk; ++sub)
+            read(v.aTensor(),
+                 Index(v.a(ar, batch, std::min(mg * rows + j, m - 1),
+                           k0 + sub)
+                           .index));
+        sub = 0;
+        for (int64_t i = 0; i < chunk; ++i)
+          read(v.bTensor(), Index(v.b(ar, batch, k0 + i, col).index));
+      }
+      stepWeight = 1;
+      for (int64_t j = 0; j < rows; ++j) {
+        int64_t row = mg * rows + j;
+        if (row >= m)
+          break;
+        step = kSteps + j;
+        Index idx(v.resultIndex(ar, batch, row, col));
+        for (unsigned r = 0; r < kernel.getNumResults(); ++r)
+          if (numel(kernel.getResultTypes()[r]) == numel(outType))
+            write(r, linearize(idx, out));
+      }
+    }
+    step = 0;
+    sub = 0;
+    endWarp(main);
+  }
+  return success();
+}
+
 FailureOr<KernelCoalescing> Model::run() {
   auto emitter = config ? config.getAs<StringAttr>("emitter") : StringAttr();
   if (!emitter)
@@ -712,11 +789,14 @@ FailureOr<KernelCoalescing> Model::run() {
   else if (e == "contraction_tiled") {
     if (failed(contractionTiled(block)))
       return failure();
+  } else if (e == "contraction_thread") {
+    if (failed(contractionThread(grid * block)))
+      return failure();
   } else
     return kernel.emitError()
                << "expects bwc.config emitter loop, thread_per_output, "
-                  "row_reduction, column_reduction, transpose_tiled or "
-                  "contraction_tiled but got '"
+                  "row_reduction, column_reduction, transpose_tiled, "
+                  "contraction_tiled or contraction_thread but got '"
                << e << "'",
            failure();
 

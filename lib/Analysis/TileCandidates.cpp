@@ -262,6 +262,45 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                : 3 * (tm + tn) * tk * 4,
            /*preferOnTie=*/(mma == 1 && tk == 32) || !sixteen, starved});
   }
+  // The same op without shared memory (ContractionThreadKernel.cpp):
+  // `rows` outputs of one column per thread (B read once for all of them),
+  // A in 16-byte chunks along K where GemmView::copiesChunks (a broadcast
+  // vector load per row: 4 f32 or 8 f16/bf16 K elements). Beside
+  // thread_per_output, for every kernel the driver takes (convolutions
+  // too, whatever `choices`: no implicit GEMM is staged). Threads per block
+  // scale down with `rows` so that the grids tie thread_per_output's, and
+  // a tie goes to the last candidate: the most rows.
+  Operation *direct = tiledContraction(kernel);
+  if (direct && emitter == "thread_per_output" &&
+      allowed.contains("contraction_thread")) {
+    GemmView view = *GemmView::get(direct);
+    Type elt = cast<ShapedType>(view.result().getType()).getElementType();
+    int64_t chunk = 128 / elt.getIntOrFloatBitWidth();
+    if (view.k % chunk || !view.copiesChunks(/*isA=*/true, chunk))
+      chunk = 1;
+    int64_t batch = 1;
+    for (int64_t d : view.batchShape)
+      batch *= d;
+    for (int64_t rows : {1, 2, 4}) {
+      if ((rows == 1 && chunk == 1) || (rows > 1 && rows > view.m))
+        continue;
+      int64_t work = batch * ceilDiv(view.m, rows) * view.n;
+      for (int64_t threads : {128, 256, 512}) {
+        int64_t block = std::max<int64_t>(32, threads / rows);
+        int64_t grid = std::clamp<int64_t>(ceilDiv(work, block), 1,
+                                           smCount * (kThreadsPerSM / block));
+        out.push_back(
+            {withFields(dflt, {{"emitter", name("contraction_thread")},
+                               {"block", i64(block)},
+                               {"grid", i64(grid)},
+                               {"rows", i64(rows)},
+                               {"chunk", i64(chunk)},
+                               {"elements_per_thread",
+                                i64(rows * ceilDiv(work, grid * block))}}),
+             0, /*preferOnTie=*/true});
+      }
+    }
+  }
   return out;
 }
 

@@ -55,7 +55,7 @@ FailureOr<DictionaryAttr> parseConfig(const llvm::json::Value *value,
       if (!llvm::is_contained(kKnownEmitters, *emitter))
         return why = ("expects an emitter among loop, thread_per_output, "
                       "row_reduction, column_reduction, transpose_tiled, "
-                      "contraction_tiled but got '" +
+                      "contraction_tiled, contraction_thread but got '" +
                       *emitter + "'")
                          .str(),
                failure();

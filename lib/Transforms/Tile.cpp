@@ -39,7 +39,7 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
         getOperation().emitError()
             << "expects emitters among loop, thread_per_output, "
                "row_reduction, column_reduction, transpose_tiled, "
-               "contraction_tiled but got '"
+               "contraction_tiled, contraction_thread but got '"
             << n << "'";
         return signalPassFailure();
       }

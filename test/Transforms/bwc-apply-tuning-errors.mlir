@@ -42,7 +42,7 @@
 // NOGPUS: error: tuning cache '{{.*}}nogpus.json': expects a 'gpus' object
 // GPU: error: tuning cache '{{.*}}gpu.json' gpu 'A': expects an object of entries
 // NOCONFIG: error: tuning cache '{{.*}}noconfig.json' entry 'A/0123456789abcdef': expects a 'config' object
-// EMITTER: error: tuning cache '{{.*}}emitter.json' entry 'A/0123456789abcdef': expects an emitter among loop, thread_per_output, row_reduction, column_reduction, transpose_tiled, contraction_tiled but got 'warp_magic'
+// EMITTER: error: tuning cache '{{.*}}emitter.json' entry 'A/0123456789abcdef': expects an emitter among loop, thread_per_output, row_reduction, column_reduction, transpose_tiled, contraction_tiled, contraction_thread but got 'warp_magic'
 // FIELD: error: tuning cache '{{.*}}field.json' entry 'A/0123456789abcdef': expects config field 'block' to be an integer
 // NOBLOCK: error: tuning cache '{{.*}}noblock.json' entry 'A/0123456789abcdef': expects config field 'block'
 // NOEMITTER: error: tuning cache '{{.*}}noemitter.json' entry 'A/0123456789abcdef': expects the config to name an 'emitter'

@@ -2,7 +2,7 @@
 // RUN: not bwc-opt %s --split-input-file --bwc-configure-kernels "--bwc-tile=emitters=loop,warp_magic" 2>&1 | FileCheck %s --check-prefix=EMITTER
 // RUN: not bwc-opt %s --split-input-file --bwc-configure-kernels "--bwc-tile=sm-count=0" 2>&1 | FileCheck %s --check-prefix=SM
 
-// EMITTER: error: expects emitters among loop, thread_per_output, row_reduction, column_reduction, transpose_tiled, contraction_tiled but got 'warp_magic'
+// EMITTER: error: expects emitters among loop, thread_per_output, row_reduction, column_reduction, transpose_tiled, contraction_tiled, contraction_thread but got 'warp_magic'
 // SM: error: expects sm-count >= 1 and shared-memory-bytes >= 0 but got sm-count=0 shared-memory-bytes=49152
 
 // Tests that a kernel bwc-configure-kernels did not configure is an error.
@@ -15,7 +15,7 @@ func.func private @k_unconfigured(%x: tensor<4xf32>) -> tensor<4xf32> attributes
 // -----
 
 // Tests that a configuration naming an unknown emitter is an error.
-// expected-error @+1 {{expects bwc.config emitter loop, thread_per_output, row_reduction, column_reduction, transpose_tiled or contraction_tiled but got 'warp_magic'}}
+// expected-error @+1 {{expects bwc.config emitter loop, thread_per_output, row_reduction, column_reduction, transpose_tiled, contraction_tiled or contraction_thread but got 'warp_magic'}}
 func.func private @k_unknown(%x: tensor<4xf32>) -> tensor<4xf32> attributes {bwc.kernel, bwc.config = {emitter = "warp_magic", block = 32 : i64, grid = 1 : i64}} {
   %0 = bwc.unary exp %x : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -91,7 +91,7 @@ while read -r name emitters; do
   done
 done < "$tmp/cases/cases.txt"
 for e in loop row_reduction column_reduction transpose_tiled \
-         contraction_tiled thread_per_output mma cp_async; do
+         contraction_tiled contraction_thread thread_per_output mma cp_async; do
   [ -n "${seen[$e]:-}" ] || { echo "FAILED: no case exercised $e"; failed=$((failed + 1)); }
 done
 echo "$passed passed, $failed failed"

@@ -18,7 +18,8 @@ namespace mlir::bwc {
 /// Every emitter a `bwc.config` may name.
 constexpr StringLiteral kKnownEmitters[] = {
     "loop",           "thread_per_output", "row_reduction",
-    "column_reduction", "transpose_tiled", "contraction_tiled"};
+    "column_reduction", "transpose_tiled", "contraction_tiled",
+    "contraction_thread"};
 
 /// One configuration of a kernel and the static shared memory it needs.
 struct TileCandidate {

@@ -169,7 +169,7 @@ def TilePass : Pass<"bwc-tile", "::mlir::ModuleOp"> {
     Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t", "49152",
            "Static shared memory one block may use">,
     Option<"emitters", "emitters", "std::string",
-           "\"loop,thread_per_output,row_reduction,column_reduction,transpose_tiled\"",
+           "\"loop,thread_per_output,row_reduction,column_reduction,transpose_tiled,contraction_thread\"",
            "Comma-separated emitters the target supports; the pass chooses "
            "only among these">,
     Option<"convGemm", "conv-gemm", "bool", "true",

@@ -483,7 +483,6 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
   // The op as a batch of GEMMs (a convolution: its implicit GEMM).
   GemmView view = *GemmView::get(op);
   auto resultType = cast<ShapedType>(view.result().getType());
-  ArrayRef<int64_t> out = resultType.getShape();
   int64_t M = view.m, N = view.n;
   SmallVector<int64_t> batchShape(view.batchShape);
   int64_t batch = 1;
@@ -568,8 +567,6 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
   if (failed(kLoop))
     return failure();
 
-  ValueRange results =
-      k.kernel.getBody().front().getTerminator()->getOperands();
   for (int64_t i = 0; i < kPer; ++i)
     for (int64_t j = 0; j < kPer; ++j) {
       OpBuilder::InsertionGuard guard(b);
@@ -587,28 +584,41 @@ LogicalResult cuda::emitContractionTiledKernel(OpBuilder &b, KernelContext &k) {
                             ValueRange{row, resultColumn(b, loc, row, col)})
                             .getResult()
                       : kLoop->getResult(i * kPer + j);
-      FailureOr<Value> value =
-          emitGemmResult(k.elements, b, loc, view, acc, batchIndex, m, n);
-      if (failed(value))
+      if (failed(emitContractionEpilogue(b, loc, k, view, acc, batchIndex, m,
+                                         n)))
         return failure();
-      k.elements.bindValue(view.result(), *value);
-      IRArith ar{b, loc};
-      SmallVector<Value> index =
-          view.resultIndex(ar, ArrayRef<Value>(batchIndex), m, n);
-      Value linear = ElementalEmitter::linearize(b, loc, index, out);
-      for (auto [value, buffer] : llvm::zip(results, k.outputs)) {
-        FailureOr<Value> s = k.elements.emit(b, loc, value, index);
-        if (failed(s))
-          return failure();
-        memref::StoreOp::create(b, loc, *s, buffer, linear);
-      }
-      k.elements.unbindValue(view.result());
-      k.elements.clearCache();
     }
   // mma: the next tile's accumulators overwrite the result tile.
   if (mma)
     gpu::BarrierOp::create(b, loc);
   b.setInsertionPointAfter(tileLoop);
+  return success();
+}
+
+LogicalResult cuda::emitContractionEpilogue(OpBuilder &b, Location loc,
+                                            KernelContext &k,
+                                            const GemmView &view, Value acc,
+                                            ArrayRef<Value> batchIndex, Value m,
+                                            Value n) {
+  FailureOr<Value> value =
+      emitGemmResult(k.elements, b, loc, view, acc, batchIndex, m, n);
+  if (failed(value))
+    return failure();
+  k.elements.bindValue(view.result(), *value);
+  IRArith ar{b, loc};
+  SmallVector<Value> index = view.resultIndex(ar, batchIndex, m, n);
+  Value linear = ElementalEmitter::linearize(
+      b, loc, index, cast<ShapedType>(view.result().getType()).getShape());
+  ValueRange results =
+      k.kernel.getBody().front().getTerminator()->getOperands();
+  for (auto [result, buffer] : llvm::zip(results, k.outputs)) {
+    FailureOr<Value> s = k.elements.emit(b, loc, result, index);
+    if (failed(s))
+      return failure();
+    memref::StoreOp::create(b, loc, *s, buffer, linear);
+  }
+  k.elements.unbindValue(view.result());
+  k.elements.clearCache();
   return success();
 }
 

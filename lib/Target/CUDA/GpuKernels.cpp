@@ -36,6 +36,7 @@ Driver lookupDriver(StringRef emitter) {
       .Case("column_reduction", emitColumnReductionKernel)
       .Case("transpose_tiled", emitTransposeTiledKernel)
       .Case("contraction_tiled", emitContractionTiledKernel)
+      .Case("contraction_thread", emitContractionThreadKernel)
       .Case("thread_per_output", emitThreadPerOutputKernel)
       .Default(nullptr);
 }
@@ -51,7 +52,8 @@ LogicalResult buildKernel(OpBuilder &b, func::FuncOp kernel, StringRef suffix) {
   if (!driver)
     return kernel.emitError() << "expects emitter loop, row_reduction, "
                                  "column_reduction, transpose_tiled, "
-                                 "contraction_tiled or thread_per_output "
+                                 "contraction_tiled, contraction_thread or "
+                                 "thread_per_output "
                                  "but got "
                               << emitter;
   SmallVector<Type> args;

@@ -8,6 +8,7 @@
 #ifndef BWC_LIB_TARGET_CUDA_KERNELEMITTERS_H
 #define BWC_LIB_TARGET_CUDA_KERNELEMITTERS_H
 
+#include "bwc/Analysis/GemmView.h"
 #include "bwc/Target/Elemental/ElementalEmitter.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -54,6 +55,18 @@ LogicalResult emitTransposeTiledKernel(OpBuilder &b, KernelContext &k);
 /// outputs per thread of 256, the epilogue per output; tensor cores for
 /// f16/bf16 (`mma`).
 LogicalResult emitContractionTiledKernel(OpBuilder &b, KernelContext &k);
+/// The same op without shared memory: `rows` outputs of one column per
+/// thread, A read in 16-byte chunks along K where it is contiguous.
+LogicalResult emitContractionThreadKernel(OpBuilder &b, KernelContext &k);
+
+/// The epilogue of both contraction drivers for output (batch, m, n) of
+/// `view`: the result from its sum `acc` (bias, rounding) bound, and every
+/// kernel output emitted at its index and stored; the emitter's cache
+/// cleared after.
+LogicalResult emitContractionEpilogue(OpBuilder &b, Location loc,
+                                      KernelContext &k, const GemmView &view,
+                                      Value acc, ArrayRef<Value> batchIndex,
+                                      Value m, Value n);
 
 /// Global thread id and total threads of the launch (index values).
 std::pair<Value, Value> globalThreadAndStride(OpBuilder &b, Location loc);

@@ -8,9 +8,12 @@
 // thread_per_output. The view's indices are checked on the CPU
 // (GemmViewTest; e2e-real-models-conv-gemm). These convolutions have 1
 // and 4 tiles, fewer than the H200's 132 SMs, so the default
-// (--conv-kernels=auto) runs them one thread per output (AUTO; measured
-// faster at that size, docs/benchmarks.md); --conv-kernels=gemm makes
-// every one an implicit GEMM, as the GPU and PTX prefixes test.
+// (--conv-kernels=auto) runs them as direct convolutions (AUTO; measured
+// faster at that size, docs/benchmarks.md): one thread per output, or
+// contraction_thread where bwc-tile finds it no less coalesced (rows
+// outputs per thread, the NHWC input in 16-byte chunks);
+// --conv-kernels=gemm makes every one an implicit GEMM, as the GPU and PTX
+// prefixes test.
 // RUN: bwc-compile %s --target=cuda --layout=nchw --conv-kernels=gemm --emit=gpu -o - | FileCheck %s --check-prefix=GPU
 // RUN: bwc-compile %s --target=cuda --layout=nchw --conv-kernels=gemm --emit=ptx -o - | FileCheck %s --check-prefix=PTX
 // RUN: bwc-compile %s --target=cuda --layout=nchw --emit=gpu -o - | FileCheck %s --check-prefix=AUTO
@@ -20,25 +23,27 @@
 // ptxas runs on this file in the cuda-ptx-real-models ctest.
 
 // Tests --conv-kernels=direct (the escape hatch and the GPU check's A/B):
-// every convolution one thread per output.
+// no convolution an implicit GEMM; the bf16 NHWC one is contraction_thread
+// (4 output positions per thread, 8 bf16 channels per load).
 // DIRECT-LABEL: gpu.func @main_k2_conv_bwc
 // DIRECT-SAME: emitter = "thread_per_output"
 // DIRECT-LABEL: gpu.func @main_k1_conv_bwc
-// DIRECT-SAME: emitter = "thread_per_output"
+// DIRECT-SAME: chunk = 8 : i64, elements_per_thread = {{[0-9]+}} : i64, emitter = "contraction_thread"
+// DIRECT-SAME: rows = 4 : i64
 // DIRECT-LABEL: gpu.func @main_k0_fusion_contraction_bwc
 // DIRECT-SAME: emitter = "thread_per_output"
 // BAD: bwc-compile: --conv-kernels expects auto, gemm or direct but got 'winograd'
 
-// Tests the default: below sm-count tiles (132), one thread per output.
+// Tests the default: below sm-count tiles (132), direct convolutions.
 // AUTO-LABEL: gpu.func @main_k1_conv_bwc
-// AUTO-SAME: emitter = "thread_per_output"
+// AUTO-SAME: emitter = "contraction_thread"
 // AUTO-LABEL: gpu.func @main_k0_fusion_contraction_bwc
 // AUTO-SAME: emitter = "thread_per_output"
 
 // Tests the threshold: with 4 SMs the 4-tile convolution fills them (an
 // implicit GEMM), the 1-tile one does not.
 // FOUR-LABEL: gpu.func @main_k1_conv_bwc
-// FOUR-SAME: emitter = "thread_per_output"
+// FOUR-SAME: emitter = "contraction_thread"
 // FOUR-LABEL: gpu.func @main_k0_fusion_contraction_bwc
 // FOUR-SAME: emitter = "contraction_tiled", grid = 4 : i64
 

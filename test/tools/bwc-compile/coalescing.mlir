@@ -25,7 +25,7 @@
 // NONE: 0    fusion.loop {{.*}} 0.222  slice,unary.exp
 // NONE: coalescing 0.222 (bytes-weighted, CUDA configuration, --tile=none)
 // TILE: bwc-compile: unknown --tile 'all' (expected default or none)
-// EMITTERS: error: expects emitters among loop, thread_per_output, row_reduction, column_reduction, transpose_tiled, contraction_tiled but got 'warp_magic'
+// EMITTERS: error: expects emitters among loop, thread_per_output, row_reduction, column_reduction, transpose_tiled, contraction_tiled, contraction_thread but got 'warp_magic'
 func.func @main(%x: tensor<8192xf32>) -> tensor<4096xf32> {
   %0 = bwc.slice %x starts = [0] steps = [2] : (tensor<8192xf32>) -> tensor<4096xf32>
   %1 = bwc.unary exp %0 : (tensor<4096xf32>) -> tensor<4096xf32>

@@ -287,4 +287,36 @@ TEST_F(DriverConfigTest, ContractionTiledRefusesBadTilesAndKernels) {
             std::string::npos);
 }
 
+TEST_F(DriverConfigTest, ContractionThreadRefusesBadRowsChunksAndKernels) {
+  // The configurations bwc-tile offers build (K = 32: chunks of 4 f32 or 8
+  // bf16 along the lhs rows, or one element).
+  EXPECT_EQ(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
+                              "32, grid = 1, rows = 4, chunk = 4}"),
+            "");
+  EXPECT_EQ(build(kMatmulBf16, "{emitter = \"contraction_thread\", block = "
+                               "64, grid = 2, rows = 2, chunk = 8}"),
+            "");
+  EXPECT_EQ(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
+                              "128, grid = 1, rows = 1, chunk = 1}"),
+            "");
+  EXPECT_NE(build(kExp, "{emitter = \"contraction_thread\", block = 128, "
+                        "grid = 1, rows = 1, chunk = 4}")
+                .find("expects one float matmul"),
+            std::string::npos);
+  // A chunk must be 16 bytes of the lhs (8 f32 are 32) and divide K.
+  EXPECT_NE(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
+                              "128, grid = 1, rows = 1, chunk = 8}")
+                .find("expects contraction_thread rows <= 8 and a chunk of "
+                      "1, or of 16 bytes"),
+            std::string::npos);
+  EXPECT_NE(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
+                              "128, grid = 1, rows = 16, chunk = 4}")
+                .find("rows <= 8"),
+            std::string::npos);
+  EXPECT_NE(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
+                              "128, grid = 1, chunk = 4}")
+                .find("expects a positive 'rows'"),
+            std::string::npos);
+}
+
 } // namespace
