@@ -36,6 +36,8 @@ SectorCount mlir::bwc::countSectors(ArrayRef<int64_t> elements,
   llvm::sort(e);
   e.erase(std::unique(e.begin(), e.end()), e.end());
   SectorCount c;
+  c.requests = 1;
+  c.accessBytes = double(elementBytes);
   c.usefulBytes = double(e.size() * elementBytes);
   c.idealSectors = double(
       (int64_t(e.size()) * elementBytes + kSectorBytes - 1) / kSectorBytes);
@@ -278,7 +280,9 @@ void Model::endWarp(Counts &c) {
         all.clear();
         for (const Read &r : chunk)
           all.push_back(r.element);
-        into.add(countSectors(all, bytes), q.weight);
+        SectorCount one = countSectors(all, bytes);
+        one.accessBytes = double(width * bytes);
+        into.add(one, q.weight);
       } else {
         // One request per vector element, its lanes in order.
         SmallVector<Read> bySub(chunk.begin(), chunk.end());
@@ -692,8 +696,8 @@ LogicalResult Model::contractionTiled(int64_t block) {
 
 /// ContractionThreadKernel.cpp: global thread t computes rows
 /// mg x rows .. + rows - 1 of column n of batch b, (b, mg, n) =
-/// delinearize(t, [batches, ceil(M / rows), N]), in the first grid-stride
-/// step. Per K step (up to 4 traced, evenly spaced over K, each standing
+/// delinearize(t, [batches, ceil(M / rows), lanes]) (lanes n >= N idle),
+/// in the first grid-stride step. Per K step (up to 4 traced, evenly spaced over K, each standing
 /// for its share): per row one read of A, `chunk` consecutive elements
 /// (a vector element each: one request where copiesChunks), at the
 /// clamped row; then `chunk` reads of B, one per K element. The epilogue
@@ -713,7 +717,7 @@ LogicalResult Model::contractionThread(int64_t threads) {
            failure();
   auto outType = cast<RankedTensorType>(v.result().getType());
   ArrayRef<int64_t> out = outType.getShape();
-  int64_t m = v.m, n = v.n;
+  int64_t m = v.m, n = v.n, lanes = std::max(n, get("lanes", n));
   int64_t groups = ceilDiv(m, rows);
   int64_t batches = numel(outType) / std::max<int64_t>(1, m * n);
   tracer.bound.insert(v.op);
@@ -723,7 +727,7 @@ LogicalResult Model::contractionThread(int64_t threads) {
   int64_t traced = std::min<int64_t>(kSteps, 4);
   for (int64_t i = 0; i < traced; ++i)
     kSamples.push_back(traced == 1 ? 0 : i * (kSteps - 1) / (traced - 1));
-  int64_t active = std::min(batches * groups * n, threads);
+  int64_t active = std::min(batches * groups * lanes, threads);
   int64_t warps = std::max<int64_t>(1, ceilDiv(active, kWarpLanes));
   for (int64_t w : runSamples(warps)) {
     for (int64_t l = 0; l < kWarpLanes; ++l) {
@@ -731,8 +735,10 @@ LogicalResult Model::contractionThread(int64_t threads) {
       if (g >= active)
         break;
       lane = l;
-      int64_t col = g % n, mg = g / n % groups;
-      Index batch = delinearize(g / n / groups, v.batchShape);
+      int64_t col = g % lanes, mg = g / lanes % groups;
+      if (col >= n)
+        continue; // an idle lane
+      Index batch = delinearize(g / lanes / groups, v.batchShape);
       for (int64_t s : kSamples) {
         step = s;
         stepWeight = double(kSteps) / double(traced);

@@ -74,14 +74,22 @@ Value GemmView::bias() const {
   return conv ? conv.getBias() : Value();
 }
 
+BlockArgument GemmView::chunkSource(Value t) {
+  while (auto reshape = t.getDefiningOp<ReshapeOp>())
+    t = reshape.getInput();
+  auto arg = dyn_cast<BlockArgument>(t);
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+    return nullptr;
+  return arg;
+}
+
 bool GemmView::copiesChunks(bool isA, int64_t chunk) const {
   Value t = isA ? aTensor() : bTensor();
   auto type = dyn_cast<RankedTensorType>(t.getType());
   if (!type || !type.hasStaticShape() || chunk < 1 ||
       !type.getElementType().isIntOrFloat() ||
       type.getElementType().getIntOrFloatBitWidth() * chunk != 128 ||
-      !isa<BlockArgument>(t) ||
-      !isa<func::FuncOp>(cast<BlockArgument>(t).getOwner()->getParentOp()))
+      !chunkSource(t))
     return false;
   int64_t rows = isA ? m : k, cols = isA ? k : n;
   if (rows < 1 || cols < 1 || cols % chunk)

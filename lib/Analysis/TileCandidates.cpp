@@ -281,25 +281,37 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
     int64_t batch = 1;
     for (int64_t d : view.batchShape)
       batch *= d;
-    for (int64_t rows : {1, 2, 4}) {
-      if ((rows == 1 && chunk == 1) || (rows > 1 && rows > view.m))
-        continue;
-      int64_t work = batch * ceilDiv(view.m, rows) * view.n;
-      for (int64_t threads : {128, 256, 512}) {
-        int64_t block = std::max<int64_t>(32, threads / rows);
-        int64_t grid = std::clamp<int64_t>(ceilDiv(work, block), 1,
-                                           smCount * (kThreadsPerSM / block));
-        out.push_back(
-            {withFields(dflt, {{"emitter", name("contraction_thread")},
-                               {"block", i64(block)},
-                               {"grid", i64(grid)},
-                               {"rows", i64(rows)},
-                               {"chunk", i64(chunk)},
-                               {"elements_per_thread",
-                                i64(rows * ceilDiv(work, grid * block))}}),
-             0, /*preferOnTie=*/true});
+    // N below 128 rounded up to whole warps where at most a quarter of
+    // the lanes idle (N = 24, 48, 72, 96 + 24), so that no warp straddles
+    // two groups of rows (most warps would). A wider N straddles in few
+    // warps, and one not a multiple of 8 elements misaligns its rows
+    // whatever the lanes (oww_melspec's 257 STFT channels: bwc-pad-channels
+    // pads those, and offering 288 lanes on 257 made it stop).
+    SmallVector<int64_t, 2> laneCounts = {view.n};
+    int64_t whole = ceilDiv(view.n, 32) * 32;
+    if (view.n < 128 && whole != view.n && 3 * whole <= 4 * view.n)
+      laneCounts.push_back(whole);
+    for (int64_t lanes : laneCounts)
+      for (int64_t rows : {1, 2, 4}) {
+        if ((rows == 1 && chunk == 1) || (rows > 1 && rows > view.m))
+          continue;
+        int64_t work = batch * ceilDiv(view.m, rows) * lanes;
+        for (int64_t threads : {128, 256, 512}) {
+          int64_t block = std::max<int64_t>(32, threads / rows);
+          int64_t grid = std::clamp<int64_t>(
+              ceilDiv(work, block), 1, smCount * (kThreadsPerSM / block));
+          SmallVector<std::pair<StringRef, Attribute>> fields = {
+              {"emitter", name("contraction_thread")},
+              {"block", i64(block)},
+              {"grid", i64(grid)},
+              {"rows", i64(rows)},
+              {"chunk", i64(chunk)},
+              {"elements_per_thread", i64(rows * ceilDiv(work, grid * block))}};
+          if (lanes != view.n)
+            fields.push_back({"lanes", i64(lanes)});
+          out.push_back({withFields(dflt, fields), 0, /*preferOnTie=*/true});
+        }
       }
-    }
   }
   return out;
 }

@@ -1131,10 +1131,24 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
     l.race.assign(l.info->sharedBytes, RaceCell());
 
   uint64_t totalBlocks = uint64_t(grid[0]) * grid[1] * grid[2];
-  uint64_t sampleStride = 0;
+  // Profiled blocks: every block up to the budget, else runs of
+  // kSampleRun consecutive blocks at evenly spaced starts (budget /
+  // kSampleRun runs). Evenly spaced single blocks alias with a pattern
+  // whose period divides the stride (oww_embedding's 48-channel rows
+  // straddle every third warp: one-warp blocks sampled every third block
+  // all missed it, counting 1.000 where the kernel has 0.94); a run covers
+  // every period up to its length.
+  constexpr uint64_t kSampleRun = 8;
+  uint64_t sampleStride = 0, sampleRun = 1;
   if (dev.options.profile) {
     uint64_t budget = std::max(1u, dev.options.profileBlocks);
-    sampleStride = (totalBlocks + budget - 1) / budget;
+    if (totalBlocks <= budget) {
+      sampleStride = 1;
+    } else {
+      sampleRun = std::min(kSampleRun, budget);
+      uint64_t runs = std::max<uint64_t>(1, budget / sampleRun);
+      sampleStride = (totalBlocks + runs - 1) / runs;
+    }
     l.profile.kernel = l.name;
     l.profile.blocks = totalBlocks;
     l.occurrences.resize(l.threads);
@@ -1163,7 +1177,7 @@ CUresult executeLaunch(const SimFunction &f, const uint32_t grid[3],
         // initcheck.
         std::fill(l.shared.begin(), l.shared.end(), uint8_t(0xFF));
         uint64_t linearBlock = x + uint64_t(grid[0]) * (y + uint64_t(grid[1]) * z);
-        l.profiling = sampleStride && linearBlock % sampleStride == 0;
+        l.profiling = sampleStride && linearBlock % sampleStride < sampleRun;
         if (l.profiling) {
           ++l.profile.sampledBlocks;
           for (auto &m : l.occurrences)

@@ -81,7 +81,8 @@ std::string simProfileJson(const Artifact &a,
                            const std::vector<sim::LaunchProfile> &profiles) {
   std::ostringstream json;
   json << "{\n  \"device\": \"cuda-sim\",\n  \"sampling\": \"at most 64 "
-          "blocks per launch, evenly spaced; counters exact for them\",\n"
+          "blocks per launch, runs of 8 consecutive blocks evenly spaced; "
+          "counters exact for them\",\n"
           "  \"estimate\": \"max("
        << kH200KernelFloorUs << " us, DRAM bytes / " << kH200CopyGBps
        << " GB/s, flops / peak), DRAM bytes = cost-model bytes / "
@@ -122,7 +123,7 @@ bool reportSimProfile(const Artifact &a,
                       const std::vector<sim::LaunchProfile> &profiles,
                       const std::string &jsonFile, std::string &error) {
   std::printf("cuda-sim profile: counters exact for the sampled blocks "
-              "(at most 64 per launch, evenly spaced); est. us = max(%.1f "
+              "(at most 64 per launch, runs of 8 evenly spaced); est. us = max(%.1f "
               "us, cost-model bytes / sector efficiency / %.0f GB/s, flops "
               "/ peak) on an H200, an estimate, not a measurement\n",
               kH200KernelFloorUs, kH200CopyGBps);

@@ -26,6 +26,13 @@ using namespace mlir::bwc;
 
 namespace {
 
+/// A candidate whose requests are at least kWiderBy times as wide on
+/// average (cuda-sim's bytes_per_request) beats one at most
+/// kEfficiencySlack more coalesced: the same bytes in far fewer memory
+/// instructions, for a few sectors more (a broadcast vector load whose
+/// warp straddles two rows touches two sectors where one is ideal).
+constexpr double kEfficiencySlack = 0.05, kWiderBy = 1.25;
+
 struct TilePass : public bwc::impl::TilePassBase<TilePass> {
   using TilePassBase::TilePassBase;
 
@@ -65,7 +72,7 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
         return signalPassFailure();
       }
       TileCandidate best;
-      double bestEfficiency = -1;
+      double bestEfficiency = -1, bestWidth = 0;
       int64_t bestBlocks = -1;
       bool bestStarved = true;
       for (const TileCandidate &c :
@@ -83,12 +90,20 @@ struct TilePass : public bwc::impl::TilePassBase<TilePass> {
         // A starved implicit GEMM ranks below every other candidate.
         if (c.starved && !bestStarved)
           continue;
+        double width = k->bytesPerRequest();
         bool tie = e == bestEfficiency;
-        if ((bestStarved && !c.starved) || e > bestEfficiency ||
-            (tie && blocks > bestBlocks) ||
-            (tie && blocks == bestBlocks && c.preferOnTie)) {
+        // Nearly as coalesced (within kEfficiencySlack) and much wider
+        // accesses: the wider wins, either way round.
+        bool near = std::abs(e - bestEfficiency) <= kEfficiencySlack;
+        bool wider = near && width >= kWiderBy * bestWidth;
+        bool narrower = near && bestWidth >= kWiderBy * width;
+        if ((bestStarved && !c.starved) ||
+            (!narrower && (wider || e > bestEfficiency ||
+                           (tie && blocks > bestBlocks) ||
+                           (tie && blocks == bestBlocks && c.preferOnTie)))) {
           best = c;
           bestEfficiency = e;
+          bestWidth = width;
           bestBlocks = blocks;
           bestStarved = c.starved;
         }

@@ -151,3 +151,21 @@ func.func private @k_matmul_bf16(%a: tensor<2048x256xbf16>, %b: tensor<256x1024x
   %0 = bwc.matmul %a, %b : (tensor<2048x256xbf16>, tensor<256x1024xbf16>) -> tensor<2048x1024xbf16>
   return %0 : tensor<2048x1024xbf16>
 }
+
+// -----
+
+// Tests a channels-last 1x1 convolution with 24 output channels (N = 24):
+// one thread per output, a warp straddles two output positions and each of
+// its broadcast input loads touches two sectors where one is ideal
+// (0.805 with the landed emitters minus contraction_thread, SMALL); as
+// contraction_thread the lanes round N up to a warp (lanes = 32, 8 idle),
+// 4 positions per thread and 16-byte input chunks: every request
+// coalesced (1.0).
+// LANDED-LABEL: func.func private @k_conv_f24
+// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 32 : i64, chunk = 4 : i64, elements_per_thread = 4 : i64, emitter = "contraction_thread", grid = 64 : i64, lanes = 32 : i64, rows = 4 : i64}
+// SMALL-LABEL: func.func private @k_conv_f24
+// SMALL-SAME: bwc.coalescing = 0.804877{{[0-9]*}} : f64, bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output"
+func.func private @k_conv_f24(%x: tensor<1x16x16x32xf32>, %w: tensor<1x1x32x24xf32>) -> tensor<1x16x16x24xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 24 : i64}} {
+  %0 = bwc.conv %x, %w strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 {channels_last} : (tensor<1x16x16x32xf32>, tensor<1x1x32x24xf32>) -> tensor<1x16x16x24xf32>
+  return %0 : tensor<1x16x16x24xf32>
+}

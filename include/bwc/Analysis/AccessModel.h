@@ -39,6 +39,10 @@ constexpr int64_t kWarpLanes = 32;
 /// (ceil(bytes / 32)); over several requests, their (weighted) sums.
 struct SectorCount {
   double usefulBytes = 0, sectors = 0, idealSectors = 0;
+  /// Warp-level requests and the bytes one lane accesses in each (4 for
+  /// a scalar f32, 16 for a 4-wide vector), summed: cuda-sim's
+  /// bytes_per_request is accessBytes / requests.
+  double requests = 0, accessBytes = 0;
   /// cuda-sim's sector_efficiency: ideal over actual sectors.
   double efficiency() const { return sectors ? idealSectors / sectors : 1; }
   /// cuda-sim's byte_efficiency: useful bytes over the sectors' bytes.
@@ -49,12 +53,17 @@ struct SectorCount {
     usefulBytes += weight * o.usefulBytes;
     sectors += weight * o.sectors;
     idealSectors += weight * o.idealSectors;
+    requests += weight * o.requests;
+    accessBytes += weight * o.accessBytes;
+  }
+  double bytesPerRequest() const {
+    return requests ? accessBytes / requests : 0;
   }
 };
 
 /// Sectors one warp-level request touches reading the elements `elements`
 /// (linear indices, repeats allowed) of a 256-byte aligned buffer of
-/// `elementBytes`-byte elements.
+/// `elementBytes`-byte elements, each lane accessing one element.
 SectorCount countSectors(ArrayRef<int64_t> elements, int64_t elementBytes);
 
 /// One buffer a kernel reads (`arg<N>`) or writes (`result<N>`).
@@ -75,6 +84,9 @@ struct KernelCoalescing {
   double bytes = 0, fetchedBytes = 0;
   /// The kernel's sector efficiency (what cuda-sim's counters measure).
   double efficiency() const { return requests.efficiency(); }
+  /// The average access width of its requests (cuda-sim's
+  /// bytes_per_request).
+  double bytesPerRequest() const { return requests.bytesPerRequest(); }
 };
 
 /// The coalescing of `kernel` under `config` (a `bwc.config` dictionary).

@@ -76,7 +76,8 @@ struct GemmView {
   /// Whether operand A (`isA`: along k) or B (along n) can be staged in
   /// 16-byte chunks of `chunk` consecutive elements starting at multiples
   /// of `chunk` (cp.async): the operand is a kernel argument (not computed
-  /// in the kernel) of 16 / `chunk`-byte elements, the extent along the
+  /// in the kernel, or only reshaped: chunkSource) of 16 / `chunk`-byte
+  /// elements, the extent along the
   /// chunk is
   /// a multiple of `chunk`, and in every batch and row the chunk's elements
   /// are consecutive in memory from a multiple of `chunk`, all valid or all
@@ -85,6 +86,10 @@ struct GemmView {
   /// batch, every chunk along the row). A row of more than
   /// kMaxCheckedChunks chunks is refused unchecked (bounded compile time).
   bool copiesChunks(bool isA, int64_t chunk) const;
+  /// The kernel argument `t` is, or is a chain of bwc.reshape of (row-major
+  /// order kept: the argument's linear index is `t`'s), else null: the
+  /// buffer a chunked copy reads.
+  static BlockArgument chunkSource(Value t);
   static constexpr int64_t kMaxCheckedChunks = int64_t(1) << 14;
   /// The op's result (the value a driver binds to its sums).
   Value result() const { return op->getResult(0); }

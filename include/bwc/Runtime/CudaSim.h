@@ -86,7 +86,8 @@ struct SimOptions {
   /// Findings printed per launch; the rest are counted.
   unsigned maxReports = 10;
   /// Memory counters per launch (bwc-run --profile): exact for the blocks
-  /// they sample, at most `profileBlocks` per launch, evenly spaced.
+  /// they sample, at most `profileBlocks` per launch: all of them, or
+  /// runs of 8 consecutive blocks at evenly spaced starts.
   bool profile = false;
   unsigned profileBlocks = 64;
   /// A launch running longer than this (seconds, 0: never) is a synccheck

@@ -287,8 +287,13 @@ LogicalResult importScan(NodeContext &nc, Results &out) {
   int64_t m = nc.attrInt("num_scan_inputs", 0);
   bool batched = nc.opset < 9; // opset 8: sequence_lens, then a batch dim
   int first = batched ? 1 : 0;
+  // m is checked before it is subtracted (a fuzzed INT64_MIN overflowed).
+  if (m <= 0 || m > nc.numInputs() - first)
+    return nc.error() << "expects num_scan_inputs in [1, inputs] matching "
+                         "the body's inputs",
+           failure();
   int64_t n = nc.numInputs() - first - m;
-  if (m <= 0 || n < 0 || body->input_size() != n + m)
+  if (body->input_size() != n + m)
     return nc.error() << "expects num_scan_inputs in [1, inputs] matching "
                          "the body's inputs",
            failure();

@@ -176,7 +176,7 @@ FailureOr<scf::ForOp> emitPipelinedMainLoop(
       if (at.valid)
         ok = arith::AndIOp::create(b, loc, ok, *at.valid);
       Value tensor = isA ? view.aTensor() : view.bTensor();
-      Value buffer = argBuffers[cast<BlockArgument>(tensor).getArgNumber()];
+      Value buffer = argBuffers[GemmView::chunkSource(tensor).getArgNumber()];
       Value src = ElementalEmitter::linearize(
           b, loc, at.index, cast<ShapedType>(tensor.getType()).getShape());
       Value srcElements = arith::SelectOp::create(b, loc, ok, idx(b, loc, chunk),

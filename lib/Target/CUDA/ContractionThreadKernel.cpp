@@ -17,8 +17,11 @@
 // clamped (in-bounds, aligned) address and replaced by zeros. Then the
 // epilogue: the result bound per output and every kernel output emitted
 // at its index, as contraction_tiled does. Grid-stride over
-// (batch, ceil(M / rows), N); rows past M are computed on the last row
-// and never stored.
+// (batch, ceil(M / rows), lanes); rows past M are computed on the last
+// row and never stored. `lanes` (default N) may round N up to whole warps
+// (N = 24, 48, 72: 32, 64, 96): the lanes past N idle, so that no warp
+// straddles two groups of rows, whose A chunks would be two broadcasts
+// in two sectors.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitters.h"
@@ -43,6 +46,7 @@ LogicalResult cuda::emitContractionThreadKernel(OpBuilder &b,
   FailureOr<int64_t> chunk = k.field("chunk");
   if (failed(rows) || failed(chunk))
     return failure();
+  auto lanesAttr = k.config.getAs<IntegerAttr>("lanes");
   Operation *op = tiledContraction(k.kernel);
   if (!op)
     return k.kernel.emitError()
@@ -52,12 +56,14 @@ LogicalResult cuda::emitContractionThreadKernel(OpBuilder &b,
            << k.kernel.getFunctionType();
   GemmView view = *GemmView::get(op);
   int64_t M = view.m, N = view.n, K = view.k;
-  if (*rows > 8 || (*chunk > 1 && (K % *chunk ||
-                                   !view.copiesChunks(/*isA=*/true, *chunk))))
+  int64_t lanes = lanesAttr ? lanesAttr.getInt() : N;
+  if (*rows > 8 || lanes < N || lanes > 2 * N + 32 ||
+      (*chunk > 1 &&
+       (K % *chunk || !view.copiesChunks(/*isA=*/true, *chunk))))
     return k.kernel.emitError()
-           << "expects contraction_thread rows <= 8 and a chunk of 1, or of "
-              "16 bytes of an A operand contiguous along K (GemmView), but "
-              "got "
+           << "expects contraction_thread rows <= 8, lanes from N = " << N
+           << " to 2N + 32, and a chunk of 1, or of 16 bytes of an A "
+              "operand contiguous along K (GemmView), but got "
            << k.config;
   Type elt = cast<ShapedType>(view.result().getType()).getElementType();
   Type acc = ElementalEmitter::accumulatorType(op, elt);
@@ -71,13 +77,21 @@ LogicalResult cuda::emitContractionThreadKernel(OpBuilder &b,
   auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
   auto [gid, stride] = globalThreadAndStride(b, loc);
   auto loop =
-      scf::ForOp::create(b, loc, gid, c(batch * groups * N), stride);
+      scf::ForOp::create(b, loc, gid, c(batch * groups * lanes), stride);
   b.setInsertionPointToStart(loop.getBody());
   SmallVector<Value> t = ElementalEmitter::delinearize(
-      b, loc, loop.getInductionVar(), {batch, groups, N});
+      b, loc, loop.getInductionVar(), {batch, groups, lanes});
+  Value n = t[2];
+  if (lanes > N) {
+    // Lanes past N idle: a warp never straddles two groups of rows.
+    auto active = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n, c(N)),
+        /*withElse=*/false);
+    b.setInsertionPointToStart(&active.getThenRegion().front());
+  }
   SmallVector<Value> batchIndex =
       ElementalEmitter::delinearize(b, loc, t[0], view.batchShape);
-  Value n = t[2];
   Value m0 = arith::MulIOp::create(b, loc, t[1], c(*rows));
   SmallVector<Value> ms; // clamped into A: read, never stored past M
   for (int64_t j = 0; j < *rows; ++j)
@@ -106,7 +120,7 @@ LogicalResult cuda::emitContractionThreadKernel(OpBuilder &b,
       }
       IRArith ar{b, loc};
       GemmAccess<Value> at = view.a(ar, batchIndex, m, k0);
-      Value buffer = k.elements.getArgBuffers()[cast<BlockArgument>(
+      Value buffer = k.elements.getArgBuffers()[GemmView::chunkSource(
                                                     view.aTensor())
                                                     .getArgNumber()];
       Value linear =

@@ -31,14 +31,15 @@
 // DIRECT-SAME: chunk = 8 : i64, elements_per_thread = {{[0-9]+}} : i64, emitter = "contraction_thread"
 // DIRECT-SAME: rows = 4 : i64
 // DIRECT-LABEL: gpu.func @main_k0_fusion_contraction_bwc
-// DIRECT-SAME: emitter = "thread_per_output"
+// DIRECT-SAME: emitter = "contraction_thread"
 // BAD: bwc-compile: --conv-kernels expects auto, gemm or direct but got 'winograd'
 
 // Tests the default: below sm-count tiles (132), direct convolutions.
 // AUTO-LABEL: gpu.func @main_k1_conv_bwc
 // AUTO-SAME: emitter = "contraction_thread"
 // AUTO-LABEL: gpu.func @main_k0_fusion_contraction_bwc
-// AUTO-SAME: emitter = "thread_per_output"
+// AUTO-SAME: chunk = 4 : i64, elements_per_thread = {{[0-9]+}} : i64, emitter = "contraction_thread"
+// AUTO-SAME: lanes = 128 : i64, rows = 4 : i64
 
 // Tests the threshold: with 4 SMs the 4-tile convolution fills them (an
 // implicit GEMM), the 1-tile one does not.

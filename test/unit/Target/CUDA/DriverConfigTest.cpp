@@ -306,12 +306,19 @@ TEST_F(DriverConfigTest, ContractionThreadRefusesBadRowsChunksAndKernels) {
   // A chunk must be 16 bytes of the lhs (8 f32 are 32) and divide K.
   EXPECT_NE(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
                               "128, grid = 1, rows = 1, chunk = 8}")
-                .find("expects contraction_thread rows <= 8 and a chunk of "
-                      "1, or of 16 bytes"),
+                .find("and a chunk of 1, or of 16 bytes of an A operand"),
             std::string::npos);
   EXPECT_NE(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
                               "128, grid = 1, rows = 16, chunk = 4}")
                 .find("rows <= 8"),
+            std::string::npos);
+  // Lanes round N = 48 up (64: 16 idle), never below it.
+  EXPECT_EQ(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
+                              "64, grid = 4, rows = 2, chunk = 4, lanes = 64}"),
+            "");
+  EXPECT_NE(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
+                              "64, grid = 4, rows = 2, chunk = 4, lanes = 40}")
+                .find("lanes from N = 48 to 2N + 32"),
             std::string::npos);
   EXPECT_NE(build(kMatmulF32, "{emitter = \"contraction_thread\", block = "
                               "128, grid = 1, chunk = 4}")
