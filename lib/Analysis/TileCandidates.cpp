@@ -296,7 +296,11 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
         if ((rows == 1 && chunk == 1) || (rows > 1 && rows > view.m))
           continue;
         int64_t work = batch * ceilDiv(view.m, rows) * lanes;
-        for (int64_t threads : {128, 256, 512}) {
+        // One block size per shape, as many blocks as thread_per_output's
+        // 128-thread candidate: each candidate costs an access-model run
+        // in every fused program bwc-select-layout prices (three sizes
+        // made a fuzzed model's compile 7x slower); --tune varies blocks.
+        for (int64_t threads : {128}) {
           int64_t block = std::max<int64_t>(32, threads / rows);
           int64_t grid = std::clamp<int64_t>(
               ceilDiv(work, block), 1, smCount * (kThreadsPerSM / block));

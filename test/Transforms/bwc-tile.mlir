@@ -130,7 +130,7 @@ func.func private @k_two_perms(%x: tensor<16x32x48xf32>, %y: tensor<32x48x16xf32
 // thread (4: B read once for 4 rows) with A's rows in 16-byte chunks
 // along K (K = 256, lhs a kernel argument).
 // LANDED-LABEL: func.func private @k_matmul
-// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 128 : i64, chunk = 4 : i64, elements_per_thread = 8 : i64, emitter = "contraction_thread", grid = 2112 : i64, rows = 4 : i64}
+// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 32 : i64, chunk = 4 : i64, elements_per_thread = 8 : i64, emitter = "contraction_thread", grid = 8448 : i64, rows = 4 : i64}
 // ALL-LABEL: func.func private @k_matmul
 // ALL-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 16 : i64, emitter = "contraction_tiled", grid = 512 : i64, mma = 0 : i64, tile_k = 16 : i64, tile_m = 64 : i64, tile_n = 64 : i64}
 func.func private @k_matmul(%a: tensor<2048x256xf32>, %b: tensor<256x1024xf32>) -> tensor<2048x1024xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 8 : i64, emitter = "thread_per_output", grid = 264 : i64}} {
@@ -144,7 +144,7 @@ func.func private @k_matmul(%a: tensor<2048x256xf32>, %b: tensor<256x1024xf32>) 
 // have the same global accesses (a tie), and only mma = 1 wins a tie.
 // bf16 chunks are 8 elements (16 bytes).
 // LANDED-LABEL: func.func private @k_matmul_bf16
-// LANDED-SAME: chunk = 8 : i64, elements_per_thread = 8 : i64, emitter = "contraction_thread", grid = 2112 : i64, rows = 4 : i64
+// LANDED-SAME: chunk = 8 : i64, elements_per_thread = 8 : i64, emitter = "contraction_thread", grid = 8448 : i64, rows = 4 : i64
 // ALL-LABEL: func.func private @k_matmul_bf16
 // ALL-SAME: emitter = "contraction_tiled", grid = 512 : i64, mma = 1 : i64
 func.func private @k_matmul_bf16(%a: tensor<2048x256xbf16>, %b: tensor<256x1024xbf16>) -> tensor<2048x1024xbf16> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 8 : i64, emitter = "thread_per_output", grid = 264 : i64}} {
