@@ -327,6 +327,30 @@ def cases():
     out.append((c, [("z", hardswish(conv2d(x, w, pads=(1, 1, 1, 1),
                                            group=8)))]))
 
+    # Depthwise convolutions channels-last (the "grouped_loop" marker makes
+    # cuda-sim-edges.sh require, in the nhwc variants, a `loop` kernel
+    # around a convolution: bwc-tile's 16-byte channel groups, 4 f32 or 8
+    # bf16 channels per thread in one loop nest): over 2 images, strided,
+    # dilated and asymmetrically padded (clamped taps), with a bias; then
+    # one whose epilogue also reads the input at the output's index (a
+    # residual add) over 16 channels (2 groups of 8 in bf16).
+    c = Case("conv_depthwise_groups", ["grouped_loop"])
+    x = c.input("x", rand(2, 24, 7, 9))
+    w = c.weight("w", rand(24, 1, 3, 3, scale=0.5))
+    b = c.weight("b", rand(24))
+    c.node("Conv", ["x", "w", "b"], ["c"], group=24, strides=[2, 1],
+           pads=[1, 0, 2, 1], dilations=[1, 2])
+    c.node("HardSwish", ["c"], ["z"])
+    out.append((c, [("z", hardswish(conv2d(x, w, b, (2, 1), (1, 0, 2, 1),
+                                           (1, 2), group=24)))]))
+
+    c = Case("conv_depthwise_residual", ["grouped_loop"])
+    x = c.input("x", rand(1, 16, 5, 6))
+    w = c.weight("w", rand(16, 1, 5, 5, scale=0.3))
+    c.node("Conv", ["x", "w"], ["c"], group=16, pads=[2, 2, 2, 2])
+    c.node("Add", ["c", "x"], ["z"])
+    out.append((c, [("z", conv2d(x, w, pads=(2, 2, 2, 2), group=16) + x)]))
+
     c = Case("conv_transpose", ["thread_per_output"])
     x = c.input("x", rand(1, 4, 5, 6))
     w = c.weight("w", rand(4, 3, 3, 3, scale=0.5))

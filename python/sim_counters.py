@@ -29,9 +29,14 @@ references at relative L2 1e-4 (real-models.txt's extra flags) under every
 sanitizer, and fails on a mismatch: ctest's one cuda-sim run of the
 default fp32 compile (the counted run costs the same either way).
 
+With --micro, MODELS_DIR is python/make_microbenchmarks.py's output
+(small --rows/--cols: cuda-sim runs every block): every case directory
+in it, at its own shapes, checked at 1e-4 (fp32) or 3e-2 (bf16, the
+meta.json dtype).
+
 Usage: sim_counters.py BIN_DIR MODELS_DIR [--kernels] [--max-ways W]
                        [--agreement FILE] [--min-efficiency FILE] [--check]
-                       [-- COMPILE_FLAGS...]
+                       [--micro] [-- COMPILE_FLAGS...]
 """
 import json
 import os
@@ -50,7 +55,8 @@ def main():
         args = args[:args.index("--")]
     show = "--kernels" in args
     check = "--check" in args
-    args = [a for a in args if a not in ("--kernels", "--check")]
+    micro = "--micro" in args
+    args = [a for a in args if a not in ("--kernels", "--check", "--micro")]
     max_ways = None
     if "--max-ways" in args:
         i = args.index("--max-ways")
@@ -75,13 +81,22 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__)
     bindir, models = args
-    if not os.path.isdir(os.path.join(models, "ppocr_cls")):
+    if micro:
+        lines = []
+        for d in sorted(os.listdir(models)):
+            meta = os.path.join(models, d, "meta.json")
+            if os.path.isfile(meta):
+                bf16 = json.load(open(meta)).get("dtype") == "bf16"
+                lines.append([d, None] + (["--tolerance=3e-2"] if bf16
+                                          else []))
+    elif not os.path.isdir(os.path.join(models, "ppocr_cls")):
         print(f"SKIPPED: {models} not found (../shared/models is for CI and "
               "developer machines)")
         return 77
-    lines = [l.split() for l in open(os.path.join(
-        HERE, "..", "test", "e2e", "real-models.txt")) if l.strip()
-        and not l.startswith("#")]
+    else:
+        lines = [l.split() for l in open(os.path.join(
+            HERE, "..", "test", "e2e", "real-models.txt")) if l.strip()
+            and not l.startswith("#")]
     env = dict(os.environ, BWC_PTXAS="none")
     with tempfile.TemporaryDirectory() as tmp:
         for name, shape, *checkflags in lines:
@@ -89,11 +104,14 @@ def main():
             rep = os.path.join(tmp, name + ".report.json")
             prof = os.path.join(tmp, name + ".profile.json")
             subprocess.run([os.path.join(bindir, "bwc-compile"),
-                            os.path.join(models, name, "model.onnx"),
-                            "--input-shape=" + shape, "--target=cuda", "-o",
+                            os.path.join(models, name, "model.onnx")] +
+                           (["--input-shape=" + shape] if shape else []) +
+                           ["--target=cuda", "-o",
                             art, "--report-json=" + rep] + extra, check=True,
                            env=env, capture_output=True)
-            checking = (["--tolerance=1e-4", "--sanitize=all"] + checkflags
+            own = any(f.startswith("--tolerance=") for f in checkflags)
+            checking = ((["--tolerance=1e-4"] if not own else []) +
+                        ["--sanitize=all"] + checkflags
                         if check else ["--tolerance=1"])
             run = subprocess.run([os.path.join(bindir, "bwc-run"), art,
                                   "--device=cuda-sim", "--profile", "--check",

@@ -832,11 +832,66 @@ namespace {
 /// (not its attributes: bwc-tile analyzes a kernel before it records its
 /// choice, the report after) and the configuration, printed in full
 /// (constants included: an index may be traced through one) and hashed.
+/// `config` as far as the model reads it. loop, thread_per_output and
+/// contraction_thread read block and grid only through the threads with
+/// work (their first grid-stride step), so candidates that differ in block
+/// size alone share one run.
+DictionaryAttr modelConfig(func::FuncOp kernel, DictionaryAttr config) {
+  auto emitter = config ? config.getAs<StringAttr>("emitter") : StringAttr();
+  if (!emitter)
+    return config;
+  auto block = config.getAs<IntegerAttr>("block");
+  auto grid = config.getAs<IntegerAttr>("grid");
+  if (!block || !grid || block.getInt() < 1 || grid.getInt() < 1)
+    return config;
+  auto field = [&](StringRef name, int64_t dflt) {
+    auto a = config.getAs<IntegerAttr>(name);
+    return a ? a.getInt() : dflt;
+  };
+  int64_t work;
+  if (emitter.getValue() == "loop" ||
+      emitter.getValue() == "thread_per_output") {
+    int64_t vector = emitter.getValue() == "loop"
+                         ? std::max<int64_t>(1, field("vector", 1))
+                         : 1;
+    int64_t maxElements = 1;
+    for (Type t : kernel.getResultTypes())
+      maxElements = std::max(maxElements, numel(t));
+    work = ceilDiv(maxElements, vector);
+  } else if (emitter.getValue() == "contraction_thread") {
+    int64_t rows = field("rows", 1);
+    if (rows < 1)
+      return config;
+    std::optional<GemmView> view;
+    kernel.walk([&](Operation *op) {
+      if (isa<MatmulOp, ConvOp>(op) && !view)
+        view = GemmView::get(op);
+    });
+    if (!view)
+      return config;
+    int64_t lanes = std::max(view->n, field("lanes", 0));
+    int64_t batches = numel(view->result().getType()) /
+                      std::max<int64_t>(1, view->m * view->n);
+    work = batches * ceilDiv(view->m, rows) * lanes;
+  } else {
+    return config;
+  }
+  int64_t threads = block.getInt() * grid.getInt();
+  if (threads / grid.getInt() != block.getInt())
+    return config; // overflow: keyed as given
+  NamedAttrList fields(config);
+  Builder b(config.getContext());
+  fields.set("block", b.getI64IntegerAttr(std::min(work, threads)));
+  fields.set("grid", b.getI64IntegerAttr(1));
+  return fields.getDictionary(config.getContext());
+}
+
 std::pair<uint64_t, uint64_t> modelKey(func::FuncOp kernel,
                                        DictionaryAttr config) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << kernel.getFunctionType() << '\n' << config << '\n';
+  os << kernel.getFunctionType() << '\n'
+     << modelConfig(kernel, config) << '\n';
   // Explicit flags: bwc-opt's --mlir-elide-elementsattrs-if-larger or
   // --mlir-print-debuginfo must not change the key.
   OpPrintingFlags flags;

@@ -93,8 +93,8 @@ SmallVector<TransposeOp, 2> mlir::bwc::tiledTransposes(func::FuncOp kernel) {
   int64_t p = llvm::find(perm, rank - 1) - perm.begin();
   if (shape[p] < 16 || shape.back() < 16)
     return {};
-  // One padded 32x33 tile per transpose, within the 48 KiB a block may
-  // use without opting in.
+  // One padded 32-row tile per transpose (transposeTileColumns), within
+  // the 48 KiB a block may use without opting in.
   int64_t sharedBytes = 0;
   llvm::SmallPtrSet<Value, 16> staged;
   for (TransposeOp t : transposes) {
@@ -102,7 +102,7 @@ SmallVector<TransposeOp, 2> mlir::bwc::tiledTransposes(func::FuncOp kernel) {
     if (t.getPerm() != perm || t.getType().getShape() != shape || bits < 16 ||
         bits > 64)
       return {};
-    sharedBytes += 32 * 33 * int64_t(bits / 8);
+    sharedBytes += 32 * transposeTileColumns(bits) * int64_t(bits / 8);
     staged.insert(t.getResult());
   }
   if (sharedBytes > 48 * 1024)
@@ -151,6 +151,32 @@ Operation *mlir::bwc::tiledContraction(func::FuncOp kernel, bool convs) {
       }))
     return nullptr;
   return op;
+}
+
+int64_t mlir::bwc::transposeTileColumns(unsigned bits) {
+  return bits >= 32 ? 33 : 32 + 32 / std::max(1u, bits);
+}
+
+ConvOp mlir::bwc::loopGroupedConv(func::FuncOp kernel, int64_t vector) {
+  SmallVector<Operation *> windowed;
+  kernel.walk([&](Operation *op) {
+    if (isa<ReduceOp, ArgReduceOp, MatmulOp, ConvOp, PoolOp>(op))
+      windowed.push_back(op);
+  });
+  auto conv = windowed.size() == 1 ? dyn_cast<ConvOp>(windowed.front())
+                                   : ConvOp();
+  if (!conv || vector < 1 ||
+      !isa<FloatType>(conv.getType().getElementType()))
+    return ConvOp();
+  ArrayRef<int64_t> shape = conv.getType().getShape();
+  if (shape.empty() || shape.back() % vector ||
+      !elementwiseFrom(kernel, {conv.getResult()}, shape,
+                       /*reductionsAreSeeds=*/false) ||
+      !llvm::all_of(kernel.getResultTypes(), [&](Type r) {
+        return cast<ShapedType>(r).getShape() == shape;
+      }))
+    return ConvOp();
+  return conv;
 }
 
 bool mlir::bwc::keepsLinearOrder(Operation *op) {

@@ -181,14 +181,15 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
       out.push_back({withFields(dflt, {{"vector", i64(v)}})});
 
   // Only transposes the CUDA driver can stage (tiledTransposes), one
-  // 32x33 shared tile each.
+  // padded 32-row shared tile each (transposeTileColumns).
   SmallVector<TransposeOp, 2> staged;
   if (emitter == "loop" && allowed.contains("transpose_tiled"))
     staged = tiledTransposes(kernel);
   if (!staged.empty()) {
     int64_t tileBytes = 0;
     for (TransposeOp t : staged)
-      tileBytes += 32 * 33 * t.getType().getElementTypeBitWidth() / 8;
+      tileBytes += 32 * transposeTileColumns(t.getType().getElementTypeBitWidth()) *
+                   t.getType().getElementTypeBitWidth() / 8;
     int64_t tiles = elements / (shape.back() * shape[shape.size() - 2]) *
                     ceilDiv(shape.back(), 32) *
                     ceilDiv(shape[shape.size() - 2], 32);
@@ -217,6 +218,36 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
                            {"cache_column", i64(l.cache)},
                            {"elements_per_thread", i64(l.perThread)}}),
          l.block * 4 * int64_t(plainReductions(kernel).size()), true});
+  }
+  // A channels-last depthwise convolution (with elementwise ops around
+  // it) as a `loop` kernel of 16-byte channel groups (loopGroupedConv):
+  // each thread computes `vector` consecutive channels of one position in
+  // one loop nest, lanes on consecutive groups, so every tap's input and
+  // filter reads and the stores are 16-byte vectors where one thread per
+  // output reads 4 bytes.
+  if (emitter == "thread_per_output" && allowed.contains("loop")) {
+    int64_t bits = cast<ShapedType>(kernel.getResultTypes().front())
+                       .getElementType()
+                       .getIntOrFloatBitWidth();
+    int64_t vector = bits <= 128 && bits >= 8 ? 128 / bits : 1;
+    if (ConvOp conv = vector > 1 ? loopGroupedConv(kernel, vector) : ConvOp();
+        conv && conv.getChannelsLast() && !conv.getTransposed() &&
+        conv.getLogicalFilterShape()[1] == 1 &&
+        conv.getGroups() == conv.getLogicalResultShape()[1]) {
+      int64_t groups = elements / vector;
+      for (int64_t block : {128, 256, 512}) {
+        int64_t grid = std::clamp<int64_t>(ceilDiv(groups, block), 1,
+                                           smCount * (kThreadsPerSM / block));
+        out.push_back(
+            {withFields(dflt, {{"emitter", name("loop")},
+                               {"block", i64(block)},
+                               {"grid", i64(grid)},
+                               {"vector", i64(vector)},
+                               {"elements_per_thread",
+                                i64(ceilDiv(groups, grid * block) * vector)}}),
+             0, /*preferOnTie=*/true});
+      }
+    }
   }
   // The CUDA driver's contractions (tiledContraction: a matmul or a
   // direct convolution with groups 1 as its GEMM view, floats summed in
@@ -296,11 +327,12 @@ mlir::bwc::tileCandidates(func::FuncOp kernel, DictionaryAttr dflt,
         if ((rows == 1 && chunk == 1) || (rows > 1 && rows > view.m))
           continue;
         int64_t work = batch * ceilDiv(view.m, rows) * lanes;
-        // One block size per shape, as many blocks as thread_per_output's
-        // 128-thread candidate: each candidate costs an access-model run
-        // in every fused program bwc-select-layout prices (three sizes
-        // made a fuzzed model's compile 7x slower); --tune varies blocks.
-        for (int64_t threads : {128}) {
+        // 128 to 512 threads' worth of rows per block. The access model
+        // reads block and grid only through the threads with work, so the
+        // sizes of one (rows, lanes) share one model run (modelConfig in
+        // AccessModel.cpp); each run is repeated in every fused program
+        // bwc-select-layout prices.
+        for (int64_t threads : {128, 256, 512}) {
           int64_t block = std::max<int64_t>(32, threads / rows);
           int64_t grid = std::clamp<int64_t>(
               ceilDiv(work, block), 1, smCount * (kThreadsPerSM / block));

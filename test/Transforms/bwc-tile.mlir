@@ -130,7 +130,7 @@ func.func private @k_two_perms(%x: tensor<16x32x48xf32>, %y: tensor<32x48x16xf32
 // thread (4: B read once for 4 rows) with A's rows in 16-byte chunks
 // along K (K = 256, lhs a kernel argument).
 // LANDED-LABEL: func.func private @k_matmul
-// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 32 : i64, chunk = 4 : i64, elements_per_thread = 8 : i64, emitter = "contraction_thread", grid = 8448 : i64, rows = 4 : i64}
+// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 128 : i64, chunk = 4 : i64, elements_per_thread = 8 : i64, emitter = "contraction_thread", grid = 2112 : i64, rows = 4 : i64}
 // ALL-LABEL: func.func private @k_matmul
 // ALL-SAME: bwc.config = {block = 256 : i64, elements_per_thread = 16 : i64, emitter = "contraction_tiled", grid = 512 : i64, mma = 0 : i64, tile_k = 16 : i64, tile_m = 64 : i64, tile_n = 64 : i64}
 func.func private @k_matmul(%a: tensor<2048x256xf32>, %b: tensor<256x1024xf32>) -> tensor<2048x1024xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 8 : i64, emitter = "thread_per_output", grid = 264 : i64}} {
@@ -144,7 +144,7 @@ func.func private @k_matmul(%a: tensor<2048x256xf32>, %b: tensor<256x1024xf32>) 
 // have the same global accesses (a tie), and only mma = 1 wins a tie.
 // bf16 chunks are 8 elements (16 bytes).
 // LANDED-LABEL: func.func private @k_matmul_bf16
-// LANDED-SAME: chunk = 8 : i64, elements_per_thread = 8 : i64, emitter = "contraction_thread", grid = 8448 : i64, rows = 4 : i64
+// LANDED-SAME: chunk = 8 : i64, elements_per_thread = 8 : i64, emitter = "contraction_thread", grid = 2112 : i64, rows = 4 : i64
 // ALL-LABEL: func.func private @k_matmul_bf16
 // ALL-SAME: emitter = "contraction_tiled", grid = 512 : i64, mma = 1 : i64
 func.func private @k_matmul_bf16(%a: tensor<2048x256xbf16>, %b: tensor<256x1024xbf16>) -> tensor<2048x1024xbf16> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 8 : i64, emitter = "thread_per_output", grid = 264 : i64}} {
@@ -168,4 +168,39 @@ func.func private @k_matmul_bf16(%a: tensor<2048x256xbf16>, %b: tensor<256x1024x
 func.func private @k_conv_f24(%x: tensor<1x16x16x32xf32>, %w: tensor<1x1x32x24xf32>) -> tensor<1x16x16x24xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 24 : i64}} {
   %0 = bwc.conv %x, %w strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] groups = 1 {channels_last} : (tensor<1x16x16x32xf32>, tensor<1x1x32x24xf32>) -> tensor<1x16x16x24xf32>
   return %0 : tensor<1x16x16x24xf32>
+}
+
+// -----
+
+// Tests that a channels-last depthwise convolution (with its epilogue)
+// becomes a `loop` kernel of 16-byte channel groups (4 f32, 8 bf16 per
+// thread; loopGroupedConv): as coalesced as one thread per output (1.0)
+// and 4x as wide, so bwc-tile's wider-request rule takes it, at the most
+// blocks of the three sizes offered (128 threads). The channels-first one
+// stays one thread per output: its consecutive outputs are along W, whose
+// padded taps are not 16-byte aligned (not offered).
+// LANDED-LABEL: func.func private @k_depthwise_nhwc
+// LANDED-SAME: bwc.coalescing = 1.000000e+00 : f64, bwc.config = {block = 128 : i64, elements_per_thread = 4 : i64, emitter = "loop", grid = 16 : i64, vector = 4 : i64}
+func.func private @k_depthwise_nhwc(%x: tensor<1x16x16x32xf32>, %w: tensor<3x3x1x32xf32>, %b: tensor<32xf32>) -> tensor<1x16x16x32xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 32 : i64}} {
+  %0 = bwc.conv %x, %w, %b strides = [1, 1] dilations = [1, 1] pads = [1, 1, 1, 1] groups = 32 {channels_last} : (tensor<1x16x16x32xf32>, tensor<3x3x1x32xf32>, tensor<32xf32>) -> tensor<1x16x16x32xf32>
+  %1 = bwc.unary relu %0 : (tensor<1x16x16x32xf32>) -> tensor<1x16x16x32xf32>
+  return %1 : tensor<1x16x16x32xf32>
+}
+
+// -----
+
+// LANDED-LABEL: func.func private @k_depthwise_nhwc_bf16
+// LANDED-SAME: emitter = "loop", grid = 2 : i64, vector = 8 : i64
+func.func private @k_depthwise_nhwc_bf16(%x: tensor<1x16x16x32xbf16>, %w: tensor<3x3x1x32xbf16>) -> tensor<1x8x8x32xbf16> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 8 : i64}} {
+  %0 = bwc.conv %x, %w strides = [2, 2] dilations = [1, 1] pads = [1, 1, 1, 1] groups = 32 {channels_last} : (tensor<1x16x16x32xbf16>, tensor<3x3x1x32xbf16>) -> tensor<1x8x8x32xbf16>
+  return %0 : tensor<1x8x8x32xbf16>
+}
+
+// -----
+
+// LANDED-LABEL: func.func private @k_depthwise_nchw
+// LANDED-SAME: emitter = "thread_per_output"
+func.func private @k_depthwise_nchw(%x: tensor<1x32x16x16xf32>, %w: tensor<32x1x3x3xf32>) -> tensor<1x32x16x16xf32> attributes {bwc.kernel, bwc.config = {block = 256 : i64, elements_per_thread = 1 : i64, emitter = "thread_per_output", grid = 32 : i64}} {
+  %0 = bwc.conv %x, %w strides = [1, 1] dilations = [1, 1] pads = [1, 1, 1, 1] groups = 32 : (tensor<1x32x16x16xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x16x16xf32>
+  return %0 : tensor<1x32x16x16xf32>
 }

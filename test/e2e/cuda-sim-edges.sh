@@ -7,7 +7,9 @@
 # sanitizer and checked against float64 numpy references. Each fp32 case
 # must use the emitters it names, and the fp16/bf16 contractions must take
 # the tensor-core (mma) path, those marked cp_async with cp.async staging
-# (every precision and layout), so the coverage cannot silently shrink.
+# (every precision and layout), those marked grouped_loop with a `loop`
+# kernel around a convolution in the nhwc variants (channels-last depthwise
+# channel groups), so the coverage cannot silently shrink.
 # With BWC_FAKE_CUDA (the fake driver library), also the configurations
 # --tune picks when told that 128- or 512-thread blocks are fastest
 # (FAKE_CUDA_BEST_BLOCK): the tuner's launch-shape variants of every
@@ -60,6 +62,7 @@ while read -r name emitters; do
            sort -u | tr '\n' ' ')
     mma=$(grep -c 'mma = 1' "$tmp/$id.gpu")
     async=$(grep -c 'nvgpu.device_async_copy' "$tmp/$id.gpu")
+    grouped=$(grep -cE '_(conv|fusion_contraction)_bwc\(.*emitter = "loop"' "$tmp/$id.gpu")
     if ! "$bin/bwc-run" "$tmp/$id.bwc" --device=cuda-sim --sanitize=all \
          --check "$tmp/cases/$name" --tolerance=$tol > "$tmp/$id.log" 2>&1; then
       echo "FAILED: $id ($used): $(grep -m1 -E 'FAIL|error|cuda-sim:' "$tmp/$id.log")"
@@ -67,7 +70,8 @@ while read -r name emitters; do
     fi
     missing=""
     if [ $variant = fp32 ]; then
-      for e in ${emitters//cp_async/}; do
+      for e in $emitters; do
+        [[ $e == cp_async || $e == grouped_loop ]] && continue  # markers
         [[ " $used " == *" $e "* ]] || missing+=" $e"
       done
     fi
@@ -79,6 +83,10 @@ while read -r name emitters; do
           $async -eq 0 ]]; then
       missing+=" cp_async"
     fi
+    if [[ $emitters == *grouped_loop* && $variant =~ ^nhwc &&
+          $grouped -eq 0 ]]; then
+      missing+=" grouped_loop"
+    fi
     if [ -n "$missing" ]; then
       echo "FAILED: $id uses $used but not$missing"
       failed=$((failed + 1)); continue
@@ -86,12 +94,14 @@ while read -r name emitters; do
     for e in $used; do seen[$e]=1; done
     [ "$mma" -gt 0 ] && seen[mma]=1
     [ "$async" -gt 0 ] && seen[cp_async]=1
+    [ "$grouped" -gt 0 ] && seen[grouped_loop]=1
     echo "ok: $id ($used$( [ "$mma" -gt 0 ] && echo "mma ")): $(grep -m1 'rel-l2' "$tmp/$id.log" | sed 's/.*rel-l2/rel-l2/')"
     passed=$((passed + 1))
   done
 done < "$tmp/cases/cases.txt"
 for e in loop row_reduction column_reduction transpose_tiled \
-         contraction_tiled contraction_thread thread_per_output mma cp_async; do
+         contraction_tiled contraction_thread thread_per_output mma cp_async \
+         grouped_loop; do
   [ -n "${seen[$e]:-}" ] || { echo "FAILED: no case exercised $e"; failed=$((failed + 1)); }
 done
 echo "$passed passed, $failed failed"

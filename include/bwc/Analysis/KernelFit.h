@@ -132,6 +132,14 @@ columnReductionLaunch(func::FuncOp kernel, int64_t smCount, int64_t maxThreads);
 class TransposeOp;
 SmallVector<TransposeOp, 2> tiledTransposes(func::FuncOp kernel);
 
+/// The columns of a transpose_tiled kernel's padded [32][columns] shared
+/// tile for `bits`-bit elements: a row an odd number of 4-byte banks, so
+/// that a warp reading a column (one element per row) touches 32 banks:
+/// 33 for 32-bit elements (and 64-bit ones, whose reads go by half
+/// warps), 34 for 16-bit (17 banks; 33 was 16.5, 1.2 conflict ways on
+/// cuda-sim), 36 for 8-bit.
+int64_t transposeTileColumns(unsigned bits);
+
 /// The op a `contraction_tiled` kernel computes in shared-memory tiles: a
 /// matmul (operands of rank >= 2) or a direct convolution with groups 1
 /// (as an implicit GEMM, GemmView), the kernel's only windowed op,
@@ -139,6 +147,17 @@ SmallVector<TransposeOp, 2> tiledTransposes(func::FuncOp kernel);
 /// acc_type), every value computed from it elementwise on its shape, the
 /// shape of every result; else null. Without `convs`, matmuls only.
 Operation *tiledContraction(func::FuncOp kernel, bool convs = true);
+
+class ConvOp;
+/// The convolution a `loop` kernel with `vector` > 1 computes for each
+/// thread's `vector` consecutive outputs in one loop nest
+/// (ElementalEmitter::emitGroup): the kernel's only reduce, arg_reduce,
+/// matmul, conv or pool, a float convolution, every value computed from it
+/// elementwise on its shape, the shape of every result, its innermost
+/// dimension a multiple of `vector`; else null. bwc-tile offers it (a
+/// channels-last depthwise convolution: lanes on consecutive channel
+/// groups, 16-byte loads of the input and the filter).
+ConvOp loopGroupedConv(func::FuncOp kernel, int64_t vector);
 
 /// The 64x64 output tiles of `contraction`'s GemmView (batches included):
 /// the blocks of its contraction_tiled kernel.

@@ -4,12 +4,18 @@
 // can be sized to the chip rather than to the tensor. The loop driver gives
 // each thread `vector` consecutive elements per iteration and stores them
 // with one aligned vector store (st.global.v4 for f32); the loads of
-// same-shaped inputs are consecutive too, which LLVM's load/store
-// vectorizer merges.
+// same-shaped inputs are consecutive too, which bwc-vectorize-gpu-loads
+// merges. A kernel around one convolution (loopGroupedConv: a depthwise
+// one channels-last, bwc-tile's candidate) computes the group's `vector`
+// consecutive channels in one loop nest, so each tap's input and filter
+// loads are consecutive too.
 //
 //===----------------------------------------------------------------------===//
 #include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "KernelEmitters.h"
+
+#include "bwc/Analysis/KernelFit.h"
+#include "bwc/Dialect/BWC/IR/BWCOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -107,24 +113,61 @@ LogicalResult cuda::emitLoopKernel(OpBuilder &b, KernelContext &k) {
   b.setInsertionPointToStart(loop.getBody());
   Value base = arith::MulIOp::create(b, loc, loop.getInductionVar(),
                                      indexConstant(b, loc, *vector));
-  SmallVector<Value> positions;
-  for (int64_t j = 0; j < *vector; ++j)
-    positions.push_back(
-        j ? arith::AddIOp::create(b, loc, base, indexConstant(b, loc, j))
-                .getResult()
-          : base);
   // Every output's elements are computed before any is stored: a result
   // written in place over an input (bwc.inplace) must not be stored while
   // another output still reads that input at the same positions.
-  SmallVector<SmallVector<Value>> computed;
-  for (Value value : results) {
-    SmallVector<Value> &scalars = computed.emplace_back();
-    for (Value p : positions) {
-      FailureOr<Value> s = k.elements.emitLinear(b, loc, value, p);
-      if (failed(s))
-        return failure();
-      scalars.push_back(*s);
+  SmallVector<SmallVector<Value>> computed(results.size());
+  if (ConvOp conv = *vector > 1 ? loopGroupedConv(k.kernel, *vector)
+                                : ConvOp()) {
+    // The group's outputs are one position's `vector` consecutive
+    // innermost elements (the innermost dimension is a multiple of the
+    // width): the index of the group's first, its innermost term
+    // group x vector (a known multiple of the width, for
+    // bwc-vectorize-gpu-loads), then + j. The convolution is computed for
+    // all of them in one loop nest and bound per output.
+    SmallVector<int64_t> shape(conv.getType().getShape());
+    shape.back() /= *vector;
+    SmallVector<Value> first = ElementalEmitter::delinearize(
+        b, loc, loop.getInductionVar(), shape);
+    first.back() = arith::MulIOp::create(b, loc, first.back(),
+                                         indexConstant(b, loc, *vector));
+    SmallVector<SmallVector<Value>> indices;
+    for (int64_t j = 0; j < *vector; ++j) {
+      SmallVector<Value> &idx = indices.emplace_back(first);
+      if (j)
+        idx.back() = arith::AddIOp::create(b, loc, first.back(),
+                                           indexConstant(b, loc, j));
     }
+    FailureOr<SmallVector<Value>> values =
+        k.elements.emitGroup(b, loc, conv.getResult(), indices);
+    if (failed(values))
+      return failure();
+    for (auto [idx, v] : llvm::zip(indices, *values)) {
+      k.elements.bindValue(conv.getResult(), v);
+      for (auto [value, scalars] : llvm::zip(results, computed)) {
+        FailureOr<Value> s = k.elements.emit(b, loc, value, idx);
+        if (failed(s))
+          return failure();
+        scalars.push_back(*s);
+      }
+      k.elements.unbindValue(conv.getResult());
+      // Code cached for this output saw its binding.
+      k.elements.clearCache();
+    }
+  } else {
+    SmallVector<Value> positions;
+    for (int64_t j = 0; j < *vector; ++j)
+      positions.push_back(
+          j ? arith::AddIOp::create(b, loc, base, indexConstant(b, loc, j))
+                  .getResult()
+            : base);
+    for (auto [value, scalars] : llvm::zip(results, computed))
+      for (Value p : positions) {
+        FailureOr<Value> s = k.elements.emitLinear(b, loc, value, p);
+        if (failed(s))
+          return failure();
+        scalars.push_back(*s);
+      }
   }
   for (auto [scalars, buffer] : llvm::zip(computed, k.outputs)) {
     if (*vector == 1) {

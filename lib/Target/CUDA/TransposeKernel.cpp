@@ -5,8 +5,10 @@
 // with elementwise ops before and after): with the loop driver either the
 // reads or the writes are strided. Here a block of 32 x 8 threads moves
 // 32 x 32 tiles: each transpose's operand is read with the input's
-// innermost dimension across the warp (coalesced) into its own [32][33]
-// shared tile (the pad column avoids bank conflicts on the column reads),
+// innermost dimension across the warp (coalesced) into its own padded
+// shared tile ([32][33] for 32-bit elements, [32][34] for 16-bit:
+// transposeTileColumns, an odd number of banks per row, so the column
+// reads are conflict-free),
 // then after a barrier each output element is emitted with every
 // transpose bound to its tile element, the output's innermost dimension
 // across the warp (coalesced stores). Several transposes share the tile
@@ -17,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "KernelEmitters.h"
 
+#include "bwc/Analysis/KernelFit.h"
 #include "bwc/Dialect/BWC/IR/BWCOps.h"
 #include "bwc/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -74,7 +77,9 @@ LogicalResult cuda::emitTransposeTiledKernel(OpBuilder &b, KernelContext &k) {
     if (auto i = dyn_cast<IntegerType>(elt))
       elt = IntegerType::get(b.getContext(), i.getWidth());
     tiles.push_back(k.func.addWorkgroupAttribution(
-        MemRefType::get({kTile, kTile + 1}, elt, MemRefLayoutAttrInterface(),
+        MemRefType::get({kTile, transposeTileColumns(
+                                    elt.getIntOrFloatBitWidth())},
+                        elt, MemRefLayoutAttrInterface(),
                         space),
         loc));
   }

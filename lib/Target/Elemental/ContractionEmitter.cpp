@@ -158,18 +158,19 @@ FailureOr<Value> convViaGemm(ElementalEmitter &e, OpBuilder &b, Location loc,
   return arith::SelectOp::create(b, loc, same, *v, nan).getResult();
 }
 
-FailureOr<Value> conv(ElementalEmitter &e, OpBuilder &b, Location loc,
-                      ConvOp op, ValueRange physical) {
-  if (e.getConvViaGemm() && isa<FloatType>(op.getType().getElementType()))
-    if (std::optional<GemmView> view = GemmView::get(op))
-      return convViaGemm(e, b, loc, op, *view, physical);
+/// Outputs `physicals` of `op` in one loop nest with one accumulator each
+/// (the nest, the group's channels and the window, is the same for every
+/// output): a single element, or a group of consecutive channels whose
+/// taps' loads then sit side by side (ElementalEmitter::emitGroup).
+FailureOr<SmallVector<Value>> convGroup(ElementalEmitter &e, OpBuilder &b,
+                                        Location loc, ConvOp op,
+                                        ArrayRef<SmallVector<Value>> physicals) {
   // Formulas in logical (channels-first) order; a channels_last op maps its
   // indices through getDataPerm/getFilterPerm at the loads.
   SmallVector<int64_t> in = op.getLogicalInputShape(),
                        w = op.getLogicalFilterShape();
   SmallVector<int64_t> dataPerm = op.getDataPerm(),
                        filterPerm = op.getFilterPerm();
-  SmallVector<Value> index = logicalIndex(physical, dataPerm);
   bool channelsLast = op.getChannelsLast();
   int64_t spatial = in.size() - 2, groups = op.getGroups();
   ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
@@ -180,89 +181,126 @@ FailureOr<Value> conv(ElementalEmitter &e, OpBuilder &b, Location loc,
   int64_t fg = transposed ? w[1] : w[0] / groups;
   Type elt = op.getType().getElementType();
   Type acc = ElementalEmitter::accumulatorType(op, elt);
-  Value f = index[1];
-  Value fgC = indexConst(b, loc, fg);
-  Value group = groups == 1 ? indexConst(b, loc, 0)
-                            : b.createOrFold<arith::DivUIOp>(loc, f, fgC);
-  Value fInGroup =
-      groups == 1 ? f : b.createOrFold<arith::RemUIOp>(loc, f, fgC);
-  Value channelBase = mulC(b, loc, group, cg);
+  // Per output: its logical index, filter (output channel) f, f within
+  // its group, and the group's first input channel.
+  struct Output {
+    SmallVector<Value> index;
+    Value f, fInGroup, channelBase;
+  };
+  SmallVector<Output> outs;
+  for (const SmallVector<Value> &physical : physicals) {
+    Output &o = outs.emplace_back();
+    o.index = logicalIndex(physical, dataPerm);
+    o.f = o.index[1];
+    Value fgC = indexConst(b, loc, fg);
+    Value group = groups == 1 ? indexConst(b, loc, 0)
+                              : b.createOrFold<arith::DivUIOp>(loc, o.f, fgC);
+    o.fInGroup =
+        groups == 1 ? o.f : b.createOrFold<arith::RemUIOp>(loc, o.f, fgC);
+    o.channelBase = mulC(b, loc, group, cg);
+  }
 
   // Channels-first: channel loop outermost, then the window. Channels-last:
   // the window outermost and the channel loop innermost, so consecutive
   // iterations read consecutive input (and filter) addresses.
+  // One channel per group (depthwise) is no loop: a channel index of 0
+  // leaves the input index a sum of the group's terms, whose alignment
+  // bwc-vectorize-gpu-loads sees.
+  bool channelLoop = cg != 1;
   SmallVector<int64_t> sizes;
-  if (!channelsLast)
+  if (!channelsLast && channelLoop)
     sizes.push_back(cg);
   sizes.append(w.begin() + 2, w.end());
-  if (channelsLast)
+  if (channelsLast && channelLoop)
     sizes.push_back(cg);
   int64_t channelIv = channelsLast ? spatial : 0;
-  int64_t firstTapIv = channelsLast ? 0 : 1;
+  int64_t firstTapIv = channelsLast || !channelLoop ? 0 : 1;
   Value init = arith::ConstantOp::create(
       b, loc, cast<TypedAttr>(b.getZeroAttr(acc)));
   Loops r = buildLoops(
-      b, loc, sizes, init,
+      b, loc, sizes, SmallVector<Value>(outs.size(), init),
       [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange it) -> Loops {
-        Value c = addI(nb, l, channelBase, ivs[channelIv]);
-        SmallVector<Value> inIdx = {index[0], c}, wIdx;
-        if (transposed)
-          wIdx = {c, fInGroup};
-        else
-          wIdx = {f, ivs[channelIv]};
-        Value valid;
-        for (int64_t s = 0; s < spatial; ++s) {
-          Value o = index[2 + s], tap = ivs[firstTapIv + s];
-          wIdx.push_back(tap);
-          // Direct: i = o * s + k * d - pad. Transposed: i * s = o + pad - k * d.
-          Value pos;
-          if (!transposed) {
-            pos = addI(nb, l, mulC(nb, l, o, strides[s]),
-                       mulC(nb, l, tap, dilations[s]));
-            pos = addC(nb, l, pos, -padsLo[s]);
-          } else {
-            Value num = addC(nb, l, o, padsLo[s]);
-            num = arith::SubIOp::create(nb, l, num,
-                                        mulC(nb, l, tap, dilations[s]));
-            if (strides[s] != 1) {
-              Value st = indexConst(nb, l, strides[s]);
-              Value rem = arith::RemSIOp::create(nb, l, num, st);
-              valid = andI(nb, l, valid,
-                           arith::CmpIOp::create(nb, l, P::eq, rem,
-                                                 indexConst(nb, l, 0)));
-              num = arith::DivSIOp::create(nb, l, num, st);
+        SmallVector<Value> sums;
+        Value channel =
+            channelLoop ? ivs[channelIv] : indexConst(nb, l, 0);
+        for (auto [o, carried] : llvm::zip(outs, it)) {
+          Value c = addI(nb, l, o.channelBase, channel);
+          SmallVector<Value> inIdx = {o.index[0], c}, wIdx;
+          if (transposed)
+            wIdx = {c, o.fInGroup};
+          else
+            wIdx = {o.f, channel};
+          Value valid;
+          for (int64_t s = 0; s < spatial; ++s) {
+            Value out = o.index[2 + s], tap = ivs[firstTapIv + s];
+            wIdx.push_back(tap);
+            // Direct: i = o * s + k * d - pad. Transposed: i * s = o + pad - k * d.
+            Value pos;
+            if (!transposed) {
+              pos = addI(nb, l, mulC(nb, l, out, strides[s]),
+                         mulC(nb, l, tap, dilations[s]));
+              pos = addC(nb, l, pos, -padsLo[s]);
+            } else {
+              Value num = addC(nb, l, out, padsLo[s]);
+              num = arith::SubIOp::create(nb, l, num,
+                                          mulC(nb, l, tap, dilations[s]));
+              if (strides[s] != 1) {
+                Value st = indexConst(nb, l, strides[s]);
+                Value rem = arith::RemSIOp::create(nb, l, num, st);
+                valid = andI(nb, l, valid,
+                             arith::CmpIOp::create(nb, l, P::eq, rem,
+                                                   indexConst(nb, l, 0)));
+                num = arith::DivSIOp::create(nb, l, num, st);
+              }
+              pos = num;
             }
-            pos = num;
+            valid = andI(nb, l, valid, inRange(nb, l, pos, in[2 + s]));
+            inIdx.push_back(clampIndex(nb, l, pos, 0, in[2 + s] - 1));
           }
-          valid = andI(nb, l, valid, inRange(nb, l, pos, in[2 + s]));
-          inIdx.push_back(clampIndex(nb, l, pos, 0, in[2 + s] - 1));
+          FailureOr<Value> x =
+              e.emit(nb, l, op.getInput(), physicalIndex(inIdx, dataPerm));
+          if (failed(x))
+            return failure();
+          FailureOr<Value> y =
+              e.emit(nb, l, op.getFilter(), physicalIndex(wIdx, filterPerm));
+          if (failed(y))
+            return failure();
+          Value p = arith::MulFOp::create(
+              nb, l, lowering::emitCast(nb, l, *x, elt, acc),
+              lowering::emitCast(nb, l, *y, elt, acc));
+          Value sum = arith::AddFOp::create(nb, l, carried, p);
+          if (valid)
+            sum = arith::SelectOp::create(nb, l, valid, sum, carried);
+          sums.push_back(sum);
         }
-        FailureOr<Value> x =
-            e.emit(nb, l, op.getInput(), physicalIndex(inIdx, dataPerm));
-        if (failed(x))
-          return failure();
-        FailureOr<Value> y =
-            e.emit(nb, l, op.getFilter(), physicalIndex(wIdx, filterPerm));
-        if (failed(y))
-          return failure();
-        Value p = arith::MulFOp::create(nb, l, lowering::emitCast(nb, l, *x, elt, acc),
-                                        lowering::emitCast(nb, l, *y, elt, acc));
-        Value sum = arith::AddFOp::create(nb, l, it[0], p);
-        if (valid)
-          sum = arith::SelectOp::create(nb, l, valid, sum, it[0]);
-        return SmallVector<Value>{sum};
+        return sums;
       });
   if (failed(r))
     return failure();
-  Value v = (*r)[0];
-  if (Value bias = op.getBias()) {
-    FailureOr<Value> bv = e.emit(b, loc, bias, ValueRange{f});
-    if (failed(bv))
-      return failure();
-    v = arith::AddFOp::create(b, loc, v,
-                              lowering::emitCast(b, loc, *bv, elementOf(bias), acc));
+  SmallVector<Value> values;
+  for (auto [o, v] : llvm::zip(outs, *r)) {
+    if (Value bias = op.getBias()) {
+      FailureOr<Value> bv = e.emit(b, loc, bias, ValueRange{o.f});
+      if (failed(bv))
+        return failure();
+      v = arith::AddFOp::create(
+          b, loc, v, lowering::emitCast(b, loc, *bv, elementOf(bias), acc));
+    }
+    values.push_back(lowering::emitCast(b, loc, v, acc, elt));
   }
-  return lowering::emitCast(b, loc, v, acc, elt);
+  return values;
+}
+
+FailureOr<Value> conv(ElementalEmitter &e, OpBuilder &b, Location loc,
+                      ConvOp op, ValueRange physical) {
+  if (e.getConvViaGemm() && isa<FloatType>(op.getType().getElementType()))
+    if (std::optional<GemmView> view = GemmView::get(op))
+      return convViaGemm(e, b, loc, op, *view, physical);
+  FailureOr<SmallVector<Value>> r =
+      convGroup(e, b, loc, op, {SmallVector<Value>(physical)});
+  if (failed(r))
+    return failure();
+  return r->front();
 }
 
 FailureOr<Value> pool(ElementalEmitter &e, OpBuilder &b, Location loc,
@@ -343,4 +381,10 @@ FailureOr<Value> elemental::emitContraction(ElementalEmitter &e, OpBuilder &b,
   if (auto c = dyn_cast<ConvOp>(op))
     return conv(e, b, loc, c, index);
   return pool(e, b, loc, cast<PoolOp>(op), index);
+}
+
+FailureOr<SmallVector<Value>>
+elemental::emitConvGroup(ElementalEmitter &e, OpBuilder &b, Location loc,
+                         ConvOp op, ArrayRef<SmallVector<Value>> indices) {
+  return convGroup(e, b, loc, op, indices);
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "bwc/Target/Elemental/ElementalEmitter.h"
 #include "Emitters.h"
+#include "bwc/Analysis/GemmView.h"
 
 #include "bwc/Conversion/BWCToLinalg/ScalarOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -215,6 +216,29 @@ FailureOr<Value> ElementalEmitter::emitLinear(OpBuilder &b, Location loc,
     return emitError(loc) << "expects a ranked tensor value but got "
                           << value.getType();
   return emit(b, loc, value, delinearize(b, loc, linearIndex, type.getShape()));
+}
+
+FailureOr<SmallVector<Value>>
+ElementalEmitter::emitGroup(OpBuilder &b, Location loc, Value value,
+                            ArrayRef<SmallVector<Value>> indices) {
+  auto conv = value.getDefiningOp<ConvOp>();
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  bool viaGemm = convViaGemm && conv &&
+                 isa<FloatType>(conv.getType().getElementType()) &&
+                 GemmView::get(conv);
+  if (conv && !bound.count(value) && !viaGemm && indices.size() > 1 &&
+      llvm::all_of(indices, [&](const SmallVector<Value> &i) {
+        return int64_t(i.size()) == type.getRank();
+      }))
+    return elemental::emitConvGroup(*this, b, loc, conv, indices);
+  SmallVector<Value> out;
+  for (const SmallVector<Value> &i : indices) {
+    FailureOr<Value> v = emit(b, loc, value, i);
+    if (failed(v))
+      return failure();
+    out.push_back(*v);
+  }
+  return out;
 }
 
 FailureOr<Value> ElementalEmitter::emit(OpBuilder &b, Location loc, Value value,

@@ -47,6 +47,11 @@ FailureOr<Value> emitReduction(ElementalEmitter &e, OpBuilder &b, Location loc,
                                Operation *op, ValueRange index);
 FailureOr<Value> emitContraction(ElementalEmitter &e, OpBuilder &b,
                                  Location loc, Operation *op, ValueRange index);
+/// The elements `indices` of `op` in one loop nest, one accumulator each
+/// (ElementalEmitter::emitGroup).
+FailureOr<SmallVector<Value>> emitConvGroup(ElementalEmitter &e, OpBuilder &b,
+                                            Location loc, ConvOp op,
+                                            ArrayRef<SmallVector<Value>> indices);
 
 } // namespace mlir::bwc::elemental
 

@@ -60,6 +60,16 @@ public:
   FailureOr<Value> emit(OpBuilder &b, Location loc, Value value,
                         ValueRange index);
 
+  /// The elements `indices` of `value` (one index each, as emit() takes).
+  /// A convolution computes them in one loop nest with one accumulator
+  /// each, so that the loads of a tap sit side by side: the CUDA `loop`
+  /// driver's groups of consecutive channels, whose loads
+  /// bwc-vectorize-gpu-loads merges into 16-byte vectors. Any other value
+  /// (or a bound one) element by element, as emit().
+  FailureOr<SmallVector<Value>> emitGroup(OpBuilder &b, Location loc,
+                                          Value value,
+                                          ArrayRef<SmallVector<Value>> indices);
+
   /// Same, with the index given as a row-major linear index into `value`.
   FailureOr<Value> emitLinear(OpBuilder &b, Location loc, Value value,
                               Value linearIndex);
