@@ -13,18 +13,22 @@ bool mlir::bwc::isElementwise(Operation *op) {
 
 std::string mlir::bwc::kernelInPlaceRefusal(func::FuncOp kernel,
                                             unsigned resultIdx,
-                                            unsigned operandIdx) {
+                                            unsigned operandIdx,
+                                            bool epilogues) {
   std::string why;
   llvm::raw_string_ostream os(why);
   if (!kernel || kernel.getBody().empty())
     return "the kernel has no body";
+  // The CPU's linalg path may accumulate a contraction in the result's
+  // buffer before its epilogue reads the operand there: only the
+  // elemental code generators take `epilogues`.
   Operation *notElementwise = nullptr;
   kernel.walk([&](Operation *op) {
     if (op != kernel && !isElementwise(op) &&
         !isa<ConstantOp, func::ReturnOp>(op) && !notElementwise)
       notElementwise = op;
   });
-  if (notElementwise) {
+  if (notElementwise && !epilogues) {
     os << "the kernel runs '" << notElementwise->getName()
        << "', which is not elementwise";
     return why;
@@ -37,15 +41,37 @@ std::string mlir::bwc::kernelInPlaceRefusal(func::FuncOp kernel,
     return why;
   }
   BlockArgument arg = body.getArgument(operandIdx);
-  for (Operation *user : arg.getUsers()) {
-    if (!isElementwise(user)) {
-      os << "operand " << operandIdx << " is returned unchanged";
+  auto argShape = cast<RankedTensorType>(arg.getType()).getShape();
+  // Every value computed from the operand is elementwise at its shape, so
+  // each of its elements is read only where the kernel computes the same
+  // element of its results, whatever else the kernel runs (`epilogues`,
+  // since 2026-12-07: a contraction or reduction whose epilogue updates a
+  // weight, SGD's w - lr * grad; every elemental driver emits an output's
+  // epilogue in the thread that stores it, and reads no epilogue operand
+  // elsewhere).
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Operation *> slice(arg.getUsers().begin(), arg.getUsers().end());
+  while (!slice.empty()) {
+    Operation *op = slice.pop_back_val();
+    if (!seen.insert(op).second || isa<func::ReturnOp>(op))
+      continue;
+    if (!isElementwise(op)) {
+      os << "operand " << operandIdx << " is read by '" << op->getName()
+         << "', which is not elementwise";
       return why;
     }
-    auto shape = cast<RankedTensorType>(user->getResult(0).getType());
-    if (shape.getShape() != cast<RankedTensorType>(arg.getType()).getShape()) {
-      os << "operand " << operandIdx << " is broadcast by '" << user->getName()
+    auto shape = cast<RankedTensorType>(op->getResult(0).getType());
+    if (shape.getShape() != argShape) {
+      os << "operand " << operandIdx << " is broadcast by '" << op->getName()
          << "'";
+      return why;
+    }
+    for (Operation *u : op->getResult(0).getUsers())
+      slice.push_back(u);
+  }
+  for (Operation *user : arg.getUsers()) {
+    if (isa<func::ReturnOp>(user)) {
+      os << "operand " << operandIdx << " is returned unchanged";
       return why;
     }
     if (user != producer && !user->isBeforeInBlock(producer)) {

@@ -613,8 +613,15 @@ static FailureOr<CompileResult> compileModuleTimed(ModuleOp module,
     outline.addPass(createRematerializePass(options));
   }
   // Launches one branch of a runtime If needs are guarded before the plan.
+  // The elemental code generators (CUDA, --codegen=elemental) emit each
+  // output's epilogue where they store it, so an update fused into a
+  // contraction's or reduction's epilogue may be written in place; the
+  // CPU's linalg path may accumulate in the result's buffer first.
+  bool epilogues = o.target == "cuda" || o.codegen == "elemental";
   if (failed(addPipeline(outline,
-                         "bwc-guard-branches,bwc-plan-buffers,bwc-verify-plan",
+                         std::string("bwc-guard-branches,bwc-plan-buffers") +
+                             (epilogues ? "{epilogues=true}" : "") +
+                             ",bwc-verify-plan",
                          loc)) ||
       failed(outline.run(module)))
     return failure();

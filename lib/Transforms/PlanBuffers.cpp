@@ -42,7 +42,7 @@ struct Liveness {
 /// `operandIdx` (an intermediate of this order), or "" when it can.
 std::string inPlaceRefusal(const Liveness &l, int64_t step, func::CallOp call,
                            func::FuncOp kernel, unsigned resultIdx,
-                           unsigned operandIdx) {
+                           unsigned operandIdx, bool epilogues) {
   Value operand = call.getOperand(operandIdx);
   const PlanBuffer &in = l.buffers[l.bufferOf.lookup(operand)];
   std::string why;
@@ -60,13 +60,14 @@ std::string inPlaceRefusal(const Liveness &l, int64_t step, func::CallOp call,
        << ", not the result's " << resultType;
     return why;
   }
-  return kernelInPlaceRefusal(kernel, resultIdx, operandIdx);
+  return kernelInPlaceRefusal(kernel, resultIdx, operandIdx, epilogues);
 }
 
 /// Live ranges and legal in-place claims of `order`. With `remarks`,
 /// explains each refused candidate.
 Liveness analyze(ArrayRef<func::CallOp> order, const DenseSet<Value> &returned,
-                 SymbolTable &symbols, bool inPlace, bool remarks) {
+                 SymbolTable &symbols, bool inPlace, bool epilogues,
+                 bool remarks) {
   Liveness l;
   l.order.assign(order.begin(), order.end());
   DenseMap<Operation *, int64_t> stepOf;
@@ -108,7 +109,7 @@ Liveness analyze(ArrayRef<func::CallOp> order, const DenseSet<Value> &returned,
           why = "operand " + std::to_string(j) +
                 " is already reused by result " + std::to_string(takenBy[j]);
         else
-          why = inPlaceRefusal(l, i, call, kernel, k, j);
+          why = inPlaceRefusal(l, i, call, kernel, k, j, epilogues);
         if (why.empty()) {
           takenBy[j] = k;
           l.buffers[buffer->second].inPlaceOf = l.bufferOf.lookup(operand);
@@ -193,12 +194,13 @@ SmallVector<func::CallOp> memoryAwareOrder(ArrayRef<func::CallOp> program,
 /// value of a state argument (a program result marked `bwc.state_update`)
 /// may write it over the argument's own buffer when that launch is the
 /// argument's last reader in `order` and the kernel passes the in-place
-/// rule of elementwise kernels (InPlace.h). The executor then has no copy
+/// rule (InPlace.h: elementwise kernels; with `epilogues`, also an update
+/// in a contraction's or reduction's epilogue). The executor then has no copy
 /// to make after the run. Records `bwc.state_inplace` on the call (the
 /// operand index each result overwrites, -1 none); with `remarks`,
 /// explains each update left to the copy.
 void claimStateUpdates(func::FuncOp program, ArrayRef<func::CallOp> order,
-                       SymbolTable &symbols, bool remarks) {
+                       SymbolTable &symbols, bool epilogues, bool remarks) {
   Block &block = program.getBody().front();
   auto ret = cast<func::ReturnOp>(block.getTerminator());
   DenseMap<Operation *, int64_t> stepOf;
@@ -243,7 +245,8 @@ void claimStateUpdates(func::FuncOp program, ArrayRef<func::CallOp> order,
               " reads the state after it";
     if (why.empty())
       why = kernelInPlaceRefusal(
-          symbols.lookup<func::FuncOp>(call.getCallee()), k, uses[0]);
+          symbols.lookup<func::FuncOp>(call.getCallee()), k, uses[0],
+          epilogues);
     if (!why.empty()) {
       if (remarks)
         call.emitRemark() << "result " << k << " (the update of state "
@@ -290,7 +293,8 @@ struct PlanBuffersPass
       return signalPassFailure();
 
     SymbolTable symbols(module);
-    Liveness live = analyze(calls, returned, symbols, inPlace, false);
+    Liveness live = analyze(calls, returned, symbols, inPlace, epilogues,
+                            false);
     BufferPlan plan = runPlanner(live.buffers);
     // Guarded launches (bwc-guard-branches) must stay after the launches
     // computing their conditions, which the reordering does not know.
@@ -300,7 +304,8 @@ struct PlanBuffersPass
                        StringAttr::get(&getContext(), "program-order"));
     if (schedule && !guarded) {
       SmallVector<func::CallOp> order = memoryAwareOrder(calls, returned);
-      Liveness reordered = analyze(order, returned, symbols, inPlace, false);
+      Liveness reordered =
+          analyze(order, returned, symbols, inPlace, epilogues, false);
       BufferPlan candidate = runPlanner(reordered.buffers);
       bool keep = candidate.arenaBytes < plan.arenaBytes;
       Builder b(&getContext());
@@ -327,7 +332,7 @@ struct PlanBuffersPass
       }
     }
     if (remarks)
-      analyze(calls, returned, symbols, inPlace, true);
+      analyze(calls, returned, symbols, inPlace, epilogues, true);
 
     Builder b(&getContext());
     for (func::CallOp call : calls) {
@@ -354,7 +359,7 @@ struct PlanBuffersPass
         call->removeAttr("bwc.inplace");
     }
     if (inPlace)
-      claimStateUpdates(program, calls, symbols, remarks);
+      claimStateUpdates(program, calls, symbols, epilogues, remarks);
     program->setAttr("bwc.arena_bytes", b.getI64IntegerAttr(plan.arenaBytes));
     program->setAttr("bwc.lower_bound_bytes",
                      b.getI64IntegerAttr(plan.lowerBoundBytes));

@@ -139,7 +139,8 @@ func.func @main(%x: tensor<64xf32>, %w: tensor<64xf32> {bwc.name = "w", bwc.stat
 // -----
 
 // Tests that an update computed before a later launch reads the old state,
-// or by a kernel that is not elementwise, is left to the copy after the run.
+// or by a kernel that is not elementwise (without `epilogues`, the CPU
+// linalg path's setting), is left to the copy after the run.
 // CHECK-LABEL: func.func @main
 // CHECK-NOT: bwc.state_inplace
 // CHECK: return
@@ -152,3 +153,4 @@ func.func @main(%x: tensor<4x4xf32>, %w: tensor<4x4xf32> {bwc.name = "w", bwc.st
   %m = bwc.matmul %v, %x : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %1, %u, %m : tensor<f32>, tensor<4x4xf32>, tensor<4x4xf32>
 }
+

@@ -202,10 +202,15 @@ def _optimizer_reference(model, optimizer, lr, steps, device):
     difference of any parameter."""
     m32, weights = grad_check.weights_as_inputs(model)
     target = "cuda" if device == "cuda-sim" else "cpu"
+    # "cpu-elemental": the CPU target's elemental code generator, which
+    # (like CUDA's) writes updates fused into epilogues in place.
+    options = {"codegen": "elemental"} if device == "cpu-elemental" else {}
+    device = "cpu" if device == "cpu-elemental" else device
     grad = bwc.Session(bwc.compile(m32, target=target, train="grad"),
                        device=device)
     step = bwc.Session(bwc.compile(model, target=target,
-                                   train="%s:%g" % (optimizer, lr)),
+                                   train="%s:%g" % (optimizer, lr),
+                                   **options),
                        device=device)
     assert [o.name for o in step.get_outputs()] == ["loss"]
     rng = np.random.default_rng(0)
@@ -244,6 +249,7 @@ def _optimizer_reference(model, optimizer, lr, steps, device):
 
 @pytest.mark.parametrize("optimizer,device", [("sgd", "cpu"),
                                               ("adam", "cpu"),
+                                              ("sgd", "cpu-elemental"),
                                               ("sgd", "cuda-sim"),
                                               ("adam", "cuda-sim")])
 def test_optimizer_steps_update_weights_in_place(optimizer, device):
@@ -266,6 +272,23 @@ def test_adam_updates_state_in_place():
     assert state["updated_in_place"] > 0, state
     full = sum(4 * (32 * 32 + 32) * 3 for _ in range(8)) + 4
     assert state["copied_bytes_per_run"] < full, state
+
+
+@pytest.mark.parametrize("target,options", [("cuda", {}),
+                                            ("cpu", {"codegen": "elemental"})])
+def test_sgd_updates_fused_into_epilogues_in_place(target, options):
+    """With the elemental code generators (CUDA, --codegen=elemental),
+    SGD's updates fused into the gradient matmuls' and bias reductions'
+    epilogues write the new weights over the old ones: nothing is copied
+    after a run (the CPU's linalg path copies them all;
+    test_optimizer_steps_update_weights_in_place checks the values)."""
+    state = bwc.compile(models.forward_mlp(), target=target,
+                        train="sgd:0.1", **options).report["state"]
+    assert state["tensors"] == 16, state
+    assert state["updated_in_place"] == 16, state
+    assert state["copied_bytes_per_run"] == 0, state
+    linalg = bwc.compile(models.forward_mlp(), train="sgd:0.1").report["state"]
+    assert linalg["updated_in_place"] == 0, linalg
 
 
 def test_save_weights_writes_the_trained_model(tmp_path):

@@ -454,6 +454,10 @@ def PlanBuffersPass : Pass<"bwc-plan-buffers", "::mlir::ModuleOp"> {
     kernel is elementwise (only bwc.unary/binary/select/cast/constant) and
     reads the operand only at its own shape in ops before (or at) the one
     producing the result, so every element is read before it is overwritten.
+    With `epilogues` the kernel may run anything else (a contraction, a
+    reduction) as long as every value computed from the operand is
+    elementwise at its shape: the elemental code generators emit an
+    output's epilogue where they store it.
     The same rule lets an optimizer step's update of a state argument (a
     result marked `bwc.state_update`) overwrite the state's own buffer when
     that launch is the state's last reader (`bwc.state_inplace` on the
@@ -486,6 +490,8 @@ def PlanBuffersPass : Pass<"bwc-plan-buffers", "::mlir::ModuleOp"> {
            "Reorder independent launches first (memory-aware topological order); kept only when it shrinks the arena">,
     Option<"remarks", "remarks", "bool", "false",
            "Emit a remark for each in-place candidate refused, with the reason">,
+    Option<"epilogues", "epilogues", "bool", "false",
+           "Also let a kernel that runs a contraction or reduction write over an operand only its elementwise epilogue reads (the elemental code generators: CUDA, --codegen=elemental)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
