@@ -672,11 +672,17 @@ static FailureOr<CompileResult> compileModuleTimed(ModuleOp module,
   }
   CompileOptions resolved = o;
   resolved.tuneGpu = tuneGpu;
-  TimingScope coalescingTime = root.nest("access model");
-  FailureOr<Coalescing> coalescing = measureCoalescing(module, resolved);
-  coalescingTime.stop();
-  if (failed(coalescing))
-    return failure();
+  // The report's coalescing figures: only an artifact carries a report
+  // (--emit=llvm, ptx, gpu and sim print code alone), so the other emits
+  // skip the access model's replay of every kernel's configuration.
+  FailureOr<Coalescing> coalescing = Coalescing();
+  if (o.emit == "artifact") {
+    TimingScope coalescingTime = root.nest("access model");
+    coalescing = measureCoalescing(module, resolved);
+    coalescingTime.stop();
+    if (failed(coalescing))
+      return failure();
+  }
 
   if (o.target == "cuda") {
     // Kernels: gpu.func per kernel, PTX, cubin when ptxas is installed.
