@@ -19,9 +19,11 @@ std::string mlir::bwc::kernelInPlaceRefusal(func::FuncOp kernel,
   llvm::raw_string_ostream os(why);
   if (!kernel || kernel.getBody().empty())
     return "the kernel has no body";
-  // The CPU's linalg path may accumulate a contraction in the result's
-  // buffer before its epilogue reads the operand there: only the
-  // elemental code generators take `epilogues`.
+  // Without `epilogues` (bwc-opt's default) only elementwise kernels.
+  // bwc-compile sets it for every code generator: each computes an
+  // output's epilogue where it stores the element, the linalg path after
+  // the contraction has accumulated in a buffer of its own
+  // (test/Target/CPU/epilogue-accumulator.mlir).
   Operation *notElementwise = nullptr;
   kernel.walk([&](Operation *op) {
     if (op != kernel && !isElementwise(op) &&

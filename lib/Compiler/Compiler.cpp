@@ -613,15 +613,15 @@ static FailureOr<CompileResult> compileModuleTimed(ModuleOp module,
     outline.addPass(createRematerializePass(options));
   }
   // Launches one branch of a runtime If needs are guarded before the plan.
-  // The elemental code generators (CUDA, --codegen=elemental) emit each
-  // output's epilogue where they store it, so an update fused into a
-  // contraction's or reduction's epilogue may be written in place; the
-  // CPU's linalg path may accumulate in the result's buffer first.
-  bool epilogues = o.target == "cuda" || o.codegen == "elemental";
+  // Every code generator computes an output's epilogue where it stores
+  // the element, so an update fused into a contraction's or reduction's
+  // epilogue may be written in place (bwc-plan-buffers' `epilogues`): the
+  // elemental drivers in the storing thread or loop iteration, the linalg
+  // path in an elementwise loop after the contraction has accumulated in
+  // a buffer of its own (test/Target/CPU/epilogue-accumulator.mlir).
   if (failed(addPipeline(outline,
-                         std::string("bwc-guard-branches,bwc-plan-buffers") +
-                             (epilogues ? "{epilogues=true}" : "") +
-                             ",bwc-verify-plan",
+                         "bwc-guard-branches,bwc-plan-buffers{epilogues=true},"
+                         "bwc-verify-plan",
                          loc)) ||
       failed(outline.run(module)))
     return failure();

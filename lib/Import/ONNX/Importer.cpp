@@ -1124,14 +1124,32 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   if (!frozen.empty()) {
     OpBuilder cb = OpBuilder::atBlockBegin(body);
     llvm::BitVector erase(func.getNumArguments());
+    std::string names;
     for (BlockArgument arg : frozen) {
       auto init = cast<ElementsAttr>(
           func.getArgAttr(arg.getArgNumber(), "bwc.initial_value"));
+      if (auto n = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                     "bwc.name"))
+        names += (names.empty() ? "'" : ", '") + n.str() + "'";
       arg.replaceAllUsesWith(ConstantOp::create(cb, arg.getLoc(), init));
       erase.set(arg.getArgNumber());
     }
     if (failed(func.eraseArguments(erase)))
       return nullptr;
+    // Every initializer --trainable matched is read as a constant (a
+    // Reshape's shape, BatchNormalization's statistics): say so, rather
+    // than leave bwc-grad to find no parameter.
+    bool anyLeft = llvm::any_of(func.getArguments(), [&](BlockArgument a) {
+      return func.getArgAttr(a.getArgNumber(), "bwc.trainable") != nullptr;
+    });
+    if (trainable && !anyLeft)
+      return modelError() << "--trainable '" << *options.trainable
+                          << "' matches only initializers the model reads "
+                             "as constants, not parameters: "
+                          << names
+                          << " (shape operands, BatchNormalization's running "
+                             "mean and variance; docs/training.md)",
+             nullptr;
   }
   if (counter) {
     // Every run draws new random values: the counter advances (wrapping).

@@ -170,6 +170,13 @@ LogicalResult importBatchNorm(NodeContext &nc, Results &out) {
       return nc.error() << "unsupported output " << i
                         << " (training-mode statistics); only Y is supported",
              failure();
+  // The running mean and variance are statistics, not parameters: a
+  // training step keeps them constant whatever --trainable matches
+  // (docs/training.md; gradient descent on a variance drives it below
+  // zero, as PyTorch's buffers and Keras' non-trainable moving averages
+  // are never stepped).
+  for (int i : {3, 4})
+    nc.freezeInput(i);
   bool spatial = nc.opset >= 9 || nc.attrInt("spatial", 1) != 0;
   FailureOr<SmallVector<Value>> vs =
       channelInputs(nc, *x, 1, 4, /*allowFull=*/!spatial);

@@ -76,6 +76,10 @@ public:
 
   /// Integer values of input `i` when it is a constant (after folding).
   std::optional<SmallVector<int64_t>> constInts(int i);
+  /// Keeps input `i` out of a training step's parameters when it is a
+  /// trainable initializer (a statistic, not a weight): it becomes a
+  /// constant, as the inputs constInts reads do.
+  void freezeInput(int i) { (void)freeze(input(i)); }
   /// Float values of input `i` when it is a constant.
   std::optional<SmallVector<double>> constFloats(int i);
 
