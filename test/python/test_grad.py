@@ -124,6 +124,11 @@ def test_batchnorm_statistics_are_not_parameters(target):
     names = [o.name for o in bwc.Session(grad, device=device).get_outputs()]
     assert names == ["loss", "grad.conv.w", "grad.bn.scale", "grad.bn.bias",
                      "grad.head.w"], names
+    # The same with the weights as graph inputs (grad_check's form): the
+    # statistics stay inputs, without gradients, and the others match
+    # finite differences.
+    grads = check(model, device=device, directions=2)
+    assert sorted(grads) == ["bn.bias", "bn.scale", "conv.w", "head.w"]
     step = bwc.Session(bwc.compile(model, target=target, train="sgd:0.0002"),
                        device=device)
     rng = np.random.default_rng(4)

@@ -1126,11 +1126,17 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     llvm::BitVector erase(func.getNumArguments());
     std::string names;
     for (BlockArgument arg : frozen) {
-      auto init = cast<ElementsAttr>(
-          func.getArgAttr(arg.getArgNumber(), "bwc.initial_value"));
       if (auto n = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                      "bwc.name"))
         names += (names.empty() ? "'" : ", '") + n.str() + "'";
+      auto init = dyn_cast_or_null<ElementsAttr>(
+          func.getArgAttr(arg.getArgNumber(), "bwc.initial_value"));
+      if (!init) {
+        // Also a graph input (its value comes at run time): an input like
+        // any other, not a parameter (NodeContext::freezeInput).
+        func.removeArgAttr(arg.getArgNumber(), "bwc.trainable");
+        continue;
+      }
       arg.replaceAllUsesWith(ConstantOp::create(cb, arg.getLoc(), init));
       erase.set(arg.getArgNumber());
     }

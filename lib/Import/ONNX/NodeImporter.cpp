@@ -351,6 +351,15 @@ std::optional<DenseElementsAttr> NodeContext::freeze(Value v) {
   return init;
 }
 
+void NodeContext::freezeInput(int i) {
+  auto arg = dyn_cast_or_null<BlockArgument>(input(i));
+  if (!arg || !frozen)
+    return;
+  auto f = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  if (f && f.getArgAttr(arg.getArgNumber(), "bwc.trainable"))
+    frozen->insert(arg);
+}
+
 std::optional<SmallVector<int64_t>> NodeContext::constantInts(Value v) {
   DenseElementsAttr attr;
   if (!v || !matchPattern(v, m_Constant(&attr)))

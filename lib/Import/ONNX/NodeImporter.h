@@ -78,8 +78,9 @@ public:
   std::optional<SmallVector<int64_t>> constInts(int i);
   /// Keeps input `i` out of a training step's parameters when it is a
   /// trainable initializer (a statistic, not a weight): it becomes a
-  /// constant, as the inputs constInts reads do.
-  void freezeInput(int i) { (void)freeze(input(i)); }
+  /// constant, as the inputs constInts reads do, or, when the model also
+  /// lists it as a graph input (an overridable default), a plain input.
+  void freezeInput(int i);
   /// Float values of input `i` when it is a constant.
   std::optional<SmallVector<double>> constFloats(int i);
 
