@@ -610,6 +610,7 @@ static FailureOr<CompileResult> compileModuleTimed(ModuleOp module,
     RematerializePassOptions options;
     options.memoryBudget = o.memoryBudget;
     options.strategy = o.rematStrategy;
+    options.epilogues = true; // as bwc-plan-buffers below
     outline.addPass(createRematerializePass(options));
   }
   // Launches one branch of a runtime If needs are guarded before the plan.

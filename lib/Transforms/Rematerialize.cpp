@@ -149,7 +149,7 @@ struct RematerializePass
       for (auto [k, r] : llvm::enumerate(call.getResults()))
         for (auto [j, v] : llvm::enumerate(call.getOperands()))
           if (v.getType() == r.getType() &&
-              kernelInPlaceRefusal(kernel, k, j).empty())
+              kernelInPlaceRefusal(kernel, k, j, epilogues).empty())
             launch.inPlace.push_back({(unsigned)k, (unsigned)j});
       for (Value r : call.getResults()) {
         idOf[r] = model.values.size();

@@ -402,6 +402,10 @@ def RematerializePass : Pass<"bwc-rematerialize", "::mlir::ModuleOp"> {
            "budget, the pass does nothing)">,
     Option<"strategy", "strategy", "std::string", "\"best\"",
            "greedy, checkpoints or best (both, keep the cheaper)">,
+    Option<"epilogues", "epilogues", "bool", "false",
+           "Plan in-place writes as bwc-plan-buffers{epilogues=true} does: "
+           "a kernel running a contraction or reduction may write over an "
+           "operand read only in its outputs' epilogues">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }

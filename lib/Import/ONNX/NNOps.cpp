@@ -163,6 +163,14 @@ LogicalResult importBatchNorm(NodeContext &nc, Results &out) {
     return failure();
   if (!isa<FloatType>(eltOf(*x)))
     return nc.error() << "expects a float input", failure();
+  // The running mean and variance are statistics, not parameters: a
+  // training step keeps them constant whatever --trainable matches
+  // (docs/training.md: gradient descent on a variance drives it below
+  // zero; PyTorch's buffers and Keras' non-trainable moving averages are
+  // never stepped either). In training mode they only feed the running
+  // outputs, which the step computes from them all the same.
+  for (int i : {3, 4})
+    nc.freezeInput(i);
   if (nc.attrInt("training_mode", 0) != 0)
     return importBatchNormTraining(nc, *x, out);
   for (int i = 1; i < nc.node.output_size(); ++i)
@@ -170,13 +178,6 @@ LogicalResult importBatchNorm(NodeContext &nc, Results &out) {
       return nc.error() << "unsupported output " << i
                         << " (training-mode statistics); only Y is supported",
              failure();
-  // The running mean and variance are statistics, not parameters: a
-  // training step keeps them constant whatever --trainable matches
-  // (docs/training.md; gradient descent on a variance drives it below
-  // zero, as PyTorch's buffers and Keras' non-trainable moving averages
-  // are never stepped).
-  for (int i : {3, 4})
-    nc.freezeInput(i);
   bool spatial = nc.opset >= 9 || nc.attrInt("spatial", 1) != 0;
   FailureOr<SmallVector<Value>> vs =
       channelInputs(nc, *x, 1, 4, /*allowFull=*/!spatial);
