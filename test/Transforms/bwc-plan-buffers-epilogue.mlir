@@ -1,9 +1,9 @@
 // RUN: bwc-opt %s --split-input-file --bwc-fuse --bwc-outline-kernels "--bwc-plan-buffers=remarks=true epilogues=true" --bwc-verify-plan --verify-diagnostics | FileCheck %s
 // RUN: bwc-opt %s --split-input-file --bwc-fuse --bwc-outline-kernels --bwc-plan-buffers --bwc-verify-plan | FileCheck %s --check-prefix=LINALG
 
-// Without `epilogues` (the CPU's linalg path, which may accumulate a
-// contraction in the result's buffer) no update in a contraction kernel
-// is written in place.
+// Without `epilogues` (bwc-opt's default; bwc-compile sets it for every
+// code generator since 2026-12-07) no update in a contraction kernel is
+// written in place.
 // LINALG-NOT: bwc.state_inplace
 
 // Tests (2026-12-07) that an SGD update fused into its gradient's
