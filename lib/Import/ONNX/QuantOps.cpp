@@ -233,7 +233,8 @@ FailureOr<Value> centeredF64(NodeContext &nc, Value x, Value zp,
   int64_t n = BWCBuilder::typeOf(zp).getNumElements();
   if (n == 1)
     return nc.bb.sub(v, nc.bb.reshape(z, {}));
-  if (!perChannel || rankOf(zp) != 1 || n != shapeOf(x)[0])
+  if (!perChannel || rankOf(zp) != 1 || rankOf(x) == 0 ||
+      n != shapeOf(x)[0])
     return nc.error() << "expects a scalar zero point (per output channel "
                          "for the weights)",
            failure();
@@ -275,6 +276,9 @@ LogicalResult importQLinearConv(NodeContext &nc, Results &out) {
   Value bias = nc.input(8);
   BWCBuilder &bb = nc.bb;
   Type f64 = bb.builder().getF64Type(), f32 = bb.builder().getF32Type();
+  if (failed(requireRank(nc, in[0], 3, "input")) ||
+      failed(requireRank(nc, in[3], 3, "weights")))
+    return failure();
   int64_t m = shapeOf(in[3])[0];
   if (bias && (shapeOf(bias) != ArrayRef<int64_t>{m} ||
                !eltOf(bias).isInteger(32)))
