@@ -75,3 +75,23 @@ func.func @main(%a: tensor<3xf32> {bwc.name = "a", bwc.trainable},
   %0 = bwc.binary add %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// tf_half_pixel_for_nn maps o to o + 0.5 on an unscaled axis, so linear
+// mixes rows 0 and 1 there: that axis gets an adjoint contraction too. The
+// one-hot rows of each axis's weight matrix sit at rows 2i + 1 of a
+// [2n, n] constant that the op halves (0.5 maps row o to 2o + 1 exactly).
+// CHECK-LABEL: func.func @main(%arg0: tensor<2x3xf32> {bwc.name = "x", bwc.trainable}
+// CHECK-DAG: %[[R1:.*]] = bwc.constant dense<{{\[\[}}0.000000e+00, 0.000000e+00, 0.000000e+00], [1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00]]> : tensor<6x3xf32>
+// CHECK-DAG: %[[R0:.*]] = bwc.constant dense<{{\[\[}}0.000000e+00, 0.000000e+00], [1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00]]> : tensor<4x2xf32>
+// CHECK: bwc.resize linear %arg0 scales = [1.000000e+00, 2.000000e+00] coord = tf_half_pixel_for_nn
+// CHECK: %[[W0:.*]] = bwc.resize linear %[[R0]] scales = [5.000000e-01, 1.000000e+00] coord = tf_half_pixel_for_nn {{.*}} -> tensor<2x2xf32>
+// CHECK: bwc.transpose %[[W0]] perm = [1, 0]
+// CHECK: %[[W1:.*]] = bwc.resize linear %[[R1]] scales = [5.000000e-01, 2.000000e+00] coord = tf_half_pixel_for_nn {{.*}} -> tensor<3x6xf32>
+// CHECK: bwc.transpose %[[W1]] perm = [1, 0]
+// CHECK: return
+func.func @main(%x: tensor<2x3xf32> {bwc.name = "x", bwc.trainable}) -> (tensor<2x6xf32> {bwc.name = "y"}) {
+  %0 = bwc.resize linear %x scales = [1.0, 2.0] coord = tf_half_pixel_for_nn nearest_mode = floor : (tensor<2x3xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}

@@ -190,6 +190,26 @@ RESAMPLES = {
                                   coordinate_transformation_mode="align_corners")),
     "cubic-exclude-outside": ("Resize", [1, 2, 8, 11],
                               dict(mode="cubic", exclude_outside=1)),
+    # tf_half_pixel_for_nn shifts the unscaled axes too (the channel axis
+    # here): ceil and round_prefer_ceil take the next channel, linear and
+    # cubic average two or four.
+    "tf-half-pixel-nearest-ceil": ("Resize", [1, 2, 10, 12],
+                                   dict(mode="nearest", nearest_mode="ceil",
+                                        coordinate_transformation_mode=
+                                        "tf_half_pixel_for_nn")),
+    "tf-half-pixel-round-prefer-ceil": ("Resize", [1, 2, 4, 4],
+                                        dict(mode="nearest",
+                                             nearest_mode="round_prefer_ceil",
+                                             coordinate_transformation_mode=
+                                             "tf_half_pixel_for_nn")),
+    "tf-half-pixel-linear": ("Resize", [1, 2, 7, 9],
+                             dict(mode="linear",
+                                  coordinate_transformation_mode=
+                                  "tf_half_pixel_for_nn")),
+    "tf-half-pixel-cubic": ("Resize", [1, 2, 8, 11],
+                            dict(mode="cubic", exclude_outside=1,
+                                 coordinate_transformation_mode=
+                                 "tf_half_pixel_for_nn")),
     "pad-reflect": ("Pad", [1, 2, 9, 9],
                     dict(pads=[0, 0, 2, 1, 0, 0, 2, 2], mode="reflect")),
     "pad-edge": ("Pad", [1, 4, 6, 10],

@@ -2,22 +2,6 @@
 
 // An op on a parameter-to-loss path whose rule does not cover its
 // configuration is an error naming it.
-func.func @main(%x: tensor<1x1x2x2xf32> {bwc.name = "x", bwc.trainable}) -> tensor<1x1x4x4xf32> {
-  // expected-error @+1 {{'bwc.resize' op has no gradient rule for tf_half_pixel_for_nn with round_prefer_ceil (an unscaled axis is shifted, not the identity)}}
-  %0 = bwc.resize nearest %x scales = [1.0, 1.0, 2.0, 2.0] coord = tf_half_pixel_for_nn nearest_mode = round_prefer_ceil : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
-  return %0 : tensor<1x1x4x4xf32>
-}
-
-// -----
-
-func.func @main(%x: tensor<1x1x2x2xf32> {bwc.name = "x", bwc.trainable}) -> tensor<1x1x4x4xf32> {
-  // expected-error @+1 {{'bwc.resize' op has no gradient rule for tf_half_pixel_for_nn with linear (an unscaled axis is shifted, not the identity)}}
-  %0 = bwc.resize linear %x scales = [1.0, 1.0, 2.0, 2.0] coord = tf_half_pixel_for_nn nearest_mode = floor : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
-  return %0 : tensor<1x1x4x4xf32>
-}
-
-// -----
-
 func.func @main(%x: tensor<4xf32> {bwc.name = "x", bwc.trainable}, %y: tensor<4xf32> {bwc.trainable}) -> tensor<4xf32> {
   // expected-error @+1 {{'bwc.binary' op has no gradient rule for its divisor (fmod of a trainable value)}}
   %0 = bwc.binary fmod %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

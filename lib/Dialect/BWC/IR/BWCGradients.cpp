@@ -812,34 +812,47 @@ LogicalResult ResizeOp::buildVJP(BWCBuilder &b, Value g, ArrayRef<bool> wanted,
     return success();
   // Every mode is separable (nearest picks one source per axis, linear and
   // cubic weights are products of per-axis weights), so the adjoint is one
-  // contraction per resized axis. An axis with scale 1 and unchanged size
-  // maps each element to itself, except where tf_half_pixel_for_nn moves
-  // the source by half a pixel and the rounding then takes the next one.
+  // contraction per resized axis by the [n, out] matrix of that axis's
+  // weights, which is the op itself applied to one-hot rows. An axis with
+  // scale 1 and unchanged size maps each element to itself, except where
+  // tf_half_pixel_for_nn moves the source by half a pixel and the rounding
+  // or interpolation then reaches the next one: such an axis is resized too.
   bool shiftsUnscaled =
       getCoord() == CoordMode::tf_half_pixel_for_nn &&
       (getMode() != ResizeMode::nearest ||
        getNearestMode() == NearestMode::ceil ||
        getNearestMode() == NearestMode::round_prefer_ceil);
-  if (shiftsUnscaled)
-    return emitOpError() << "has no gradient rule for tf_half_pixel_for_nn "
-                            "with "
-                         << (getMode() != ResizeMode::nearest
-                                 ? stringifyResizeMode(getMode())
-                                 : stringifyNearestMode(getNearestMode()))
-                         << " (an unscaled axis is shifted, not the identity)";
   ArrayRef<int64_t> xs = B::shapeOf(x), ys = B::shapeOf(getResult());
   ArrayRef<double> scales = getScales();
   SmallVector<int64_t> axes;
   for (int64_t k = 0; k < (int64_t)xs.size(); ++k)
-    if (xs[k] != ys[k] || scales[k] != 1.0)
+    if (xs[k] != ys[k] || scales[k] != 1.0 || (shiftsUnscaled && xs[k] > 1))
       axes.push_back(k);
   Type elt = B::elementTypeOf(x);
   grads[0] = separableAdjoint(b, g, axes, [&](int64_t k) {
     int64_t n = xs[k];
+    // The one-hot rows sit on an axis the op resizes too (it has one
+    // coordinate mode for all), so that axis must map row i to row i
+    // exactly. Every mode but tf_half_pixel_for_nn leaves an axis of scale
+    // 1 and unchanged size alone. tf_half_pixel_for_nn maps row o to
+    // (o + 0.5) / s: with s = 0.5 that is the integer 2o + 1 (exact in
+    // f32), where nearest rounding of any kind, linear and cubic (Keys'
+    // kernel is 1 at distance 0 and 0 at 1 and 2) all take that one row.
+    // So one-hot row i is put at row 2i + 1 of a [2n, n] matrix, zeros
+    // between, and halved back to n rows.
+    Value rows = identity(b, n, elt);
+    double rowScale = 1.0;
+    if (getCoord() == CoordMode::tf_half_pixel_for_nn && n > 1) {
+      SmallVector<double> v(2 * n * n, 0.0);
+      for (int64_t i = 0; i < n; ++i)
+        v[(2 * i + 1) * n + i] = 1.0;
+      rows = floatConstant(b, {2 * n, n}, elt, v);
+      rowScale = 0.5;
+    }
     auto r = ResizeOp::create(
         b.builder(), b.getLoc(), RankedTensorType::get({n, ys[k]}, elt),
-        getMode(), identity(b, n, elt), ArrayRef<double>{1.0, scales[k]},
-        getCoord(), getNearestMode(), /*cubic_coeff_a=*/nullptr,
+        getMode(), rows, ArrayRef<double>{rowScale, scales[k]}, getCoord(),
+        getNearestMode(), /*cubic_coeff_a=*/nullptr,
         /*exclude_outside=*/false);
     r.setCubicCoeffAAttr(getCubicCoeffAAttr());
     r.setExcludeOutside(getExcludeOutside());
