@@ -382,14 +382,14 @@ LogicalResult importConvTranspose(NodeContext &nc, Results &out) {
 
   SmallVector<int64_t> shape = {xs[0], f};
   for (int64_t i = 0; i < spatial; ++i) {
-    int64_t d = transposedConvOutputSize(in[i], kernel[i], (*strides)[i],
-                                         (*dilations)[i], pads[i],
-                                         pads[spatial + i], outputPadding[i]);
-    if (d <= 0)
+    std::optional<int64_t> d = transposedConvOutputSize(
+        in[i], kernel[i], (*strides)[i], (*dilations)[i], pads[i],
+        pads[spatial + i], outputPadding[i]);
+    if (!d || *d <= 0)
       return nc.error() << "the pads leave spatial dim " << i
                         << " of the output empty",
              failure();
-    shape.push_back(d);
+    shape.push_back(*d);
   }
   OpBuilder &b = nc.bb.builder();
   out.push_back(ConvOp::create(

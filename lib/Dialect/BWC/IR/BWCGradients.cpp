@@ -120,11 +120,12 @@ Value convOp(B &b, Value x, Value w, ArrayRef<int64_t> strides,
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t pb = pads[i], pe = pads[spatial + i];
     shape.push_back(
-        transposed ? transposedConvOutputSize(xs[2 + i], ws[2 + i], strides[i],
-                                              dilations[i], pb, pe, 0)
-                   : windowOutputSize(xs[2 + i], ws[2 + i], strides[i],
-                                      dilations[i], pb, pe, false)
-                         .value_or(0));
+        (transposed ? transposedConvOutputSize(xs[2 + i], ws[2 + i],
+                                               strides[i], dilations[i], pb,
+                                               pe, 0)
+                    : windowOutputSize(xs[2 + i], ws[2 + i], strides[i],
+                                       dilations[i], pb, pe, false))
+            .value_or(0));
   }
   OpBuilder &ob = b.builder();
   return ConvOp::create(

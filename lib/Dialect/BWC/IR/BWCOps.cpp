@@ -339,9 +339,13 @@ LogicalResult ConvOp::verify() {
     int64_t pb = getPads()[i], pe = getPads()[spatial + i];
     if (getTransposed()) {
       int64_t op = getOutputPadding() ? (*getOutputPadding())[i] : 0;
-      want.push_back(transposedConvOutputSize(in.getShape()[2 + i], k,
-                                              getStrides()[i],
-                                              getDilations()[i], pb, pe, op));
+      std::optional<int64_t> d = transposedConvOutputSize(
+          in.getShape()[2 + i], k, getStrides()[i], getDilations()[i], pb, pe,
+          op);
+      if (!d)
+        return emitOpError() << "expects the output size of spatial dim " << i
+                             << " to fit in int64";
+      want.push_back(*d);
     } else {
       std::optional<int64_t> d =
           windowOutputSize(in.getShape()[2 + i], k, getStrides()[i],

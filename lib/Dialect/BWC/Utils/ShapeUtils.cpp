@@ -1,6 +1,8 @@
 //===- ShapeUtils.cpp - Shape rules shared by verifiers and import --------===//
 #include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include <algorithm>
 
 using namespace llvm;
@@ -71,24 +73,45 @@ std::optional<int64_t> windowOutputSize(int64_t in, int64_t kernel,
                                         int64_t stride, int64_t dilation,
                                         int64_t padBegin, int64_t padEnd,
                                         bool ceilMode) {
-  int64_t span = dilation * (kernel - 1) + 1;
-  int64_t avail = in + padBegin + padEnd - span;
-  if (avail < 0 || stride <= 0)
+  // Attributes come from the model: any step may overflow int64.
+  std::optional<int64_t> span = llvm::checkedMul(dilation, kernel - 1);
+  if (span)
+    span = llvm::checkedAdd(*span, int64_t(1));
+  std::optional<int64_t> padded = llvm::checkedAdd(in, padBegin);
+  if (padded)
+    padded = llvm::checkedAdd(*padded, padEnd);
+  std::optional<int64_t> avail =
+      span && padded ? llvm::checkedSub(*padded, *span) : std::nullopt;
+  if (!avail || *avail < 0 || stride <= 0 || kernel < 1)
     return std::nullopt;
-  int64_t out =
-      ceilMode ? (avail + stride - 1) / stride + 1 : avail / stride + 1;
+  int64_t out = ceilMode ? *avail / stride + (*avail % stride != 0) + 1
+                         : *avail / stride + 1;
   // As in PyTorch and ONNX Runtime: with ceil mode, the last window must
-  // start inside the input or the begin padding.
-  if (ceilMode && (out - 1) * stride >= in + padBegin)
+  // start inside the input or the begin padding: (out - 1) * stride <
+  // in + padBegin (which fits: checked above), compared without the
+  // product.
+  int64_t start = in + padBegin;
+  if (ceilMode && out - 1 >= start / stride + (start % stride > 0))
     --out;
   return out;
 }
 
-int64_t transposedConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
-                                 int64_t dilation, int64_t padBegin,
-                                 int64_t padEnd, int64_t outputPadding) {
-  return stride * (in - 1) + outputPadding + (kernel - 1) * dilation + 1 -
-         padBegin - padEnd;
+std::optional<int64_t> transposedConvOutputSize(int64_t in, int64_t kernel,
+                                                int64_t stride,
+                                                int64_t dilation,
+                                                int64_t padBegin,
+                                                int64_t padEnd,
+                                                int64_t outputPadding) {
+  std::optional<int64_t> a = llvm::checkedMul(stride, in - 1);
+  std::optional<int64_t> b = llvm::checkedMul(kernel - 1, dilation);
+  std::optional<int64_t> out = a && b ? llvm::checkedAdd(*a, *b) : std::nullopt;
+  for (int64_t term : {outputPadding, int64_t(1)})
+    if (out)
+      out = llvm::checkedAdd(*out, term);
+  for (int64_t term : {padBegin, padEnd})
+    if (out)
+      out = llvm::checkedSub(*out, term);
+  return out;
 }
 
 SmallVector<double>

@@ -2,6 +2,7 @@
 #include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace mlir::bwc;
 using llvm::SmallVector;
@@ -59,12 +60,31 @@ TEST(WindowOutputSize, FloorAndCeil) {
   // Ceil mode may not start a window in the end padding only.
   EXPECT_EQ(*windowOutputSize(4, 2, 2, 1, 0, 1, true), 2);
   EXPECT_FALSE(windowOutputSize(2, 5, 1, 1, 0, 0, false).has_value());
+  // Ceil mode, stride 2 not dividing the 5 steps available: ceil(5 / 2)
+  // + 1 = 4 windows; the last starts at 6 < in + padBegin = 7, so it stays.
+  EXPECT_EQ(*windowOutputSize(6, 2, 2, 1, 1, 0, true), 4);
+  EXPECT_EQ(*windowOutputSize(6, 2, 2, 1, 1, 0, false), 3);
+}
+
+TEST(WindowOutputSize, OverflowIsNoSize) {
+  // A model's pads, dilations or kernel may overflow int64 (fuzz-modelproto,
+  // 2026-12-07: pads [0, 1, INT64_MAX, 1]).
+  int64_t big = std::numeric_limits<int64_t>::max();
+  EXPECT_FALSE(windowOutputSize(5, 3, 1, 1, 0, big, false).has_value());
+  EXPECT_FALSE(windowOutputSize(5, 3, 1, 1, big, 1, true).has_value());
+  EXPECT_FALSE(windowOutputSize(5, 3, 1, big, 0, 0, false).has_value());
+  EXPECT_FALSE(windowOutputSize(5, big, 1, 2, 0, 0, false).has_value());
+  // Large but representable: one window.
+  EXPECT_EQ(*windowOutputSize(5, 3, big, 1, 0, 0, true), 1);
 }
 
 TEST(TransposedConvOutputSize, MatchesOnnxFormula) {
   // stride * (in - 1) + output_padding + (k - 1) * d + 1 - pads
   EXPECT_EQ(transposedConvOutputSize(4, 3, 2, 1, 1, 1, 1), 8);
   EXPECT_EQ(transposedConvOutputSize(3, 3, 1, 1, 0, 0, 0), 5);
+  int64_t big = std::numeric_limits<int64_t>::max();
+  EXPECT_FALSE(transposedConvOutputSize(3, 3, big, 1, 0, 0, 0).has_value());
+  EXPECT_FALSE(transposedConvOutputSize(3, 3, 1, 1, -big, 2, 0).has_value());
 }
 
 TEST(Strides, RowMajor) {

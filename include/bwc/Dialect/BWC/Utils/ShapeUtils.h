@@ -37,14 +37,16 @@ llvm::SmallVector<int64_t> reducedShape(llvm::ArrayRef<int64_t> shape,
                                         bool keepDims);
 
 /// Output size of one spatial dim of a sliding window (conv or pool);
-/// std::nullopt when the window does not fit even once.
+/// std::nullopt when the window does not fit even once or the arithmetic
+/// overflows int64.
 std::optional<int64_t> windowOutputSize(int64_t in, int64_t kernel,
                                         int64_t stride, int64_t dilation,
                                         int64_t padBegin, int64_t padEnd,
                                         bool ceilMode);
 
-/// Output size of one spatial dim of a transposed convolution.
-int64_t transposedConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
+/// Output size of one spatial dim of a transposed convolution;
+/// std::nullopt when the arithmetic overflows int64.
+std::optional<int64_t> transposedConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
                                  int64_t dilation, int64_t padBegin,
                                  int64_t padEnd, int64_t outputPadding);
 
