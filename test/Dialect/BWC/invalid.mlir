@@ -328,6 +328,25 @@ func.func @conv_transposed_filter(%x: tensor<1x4x8xf32>, %w: tensor<3x2x3xf32>) 
 
 // -----
 
+// Tests that a transposed convolution whose output size overflows int64
+// (stride * (in - 1)) is an error, not undefined behaviour.
+func.func @conv_transposed_overflow(%x: tensor<1x4x8xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{expects the output size of spatial dim 0 to fit in int64}}
+  %0 = bwc.conv %x, %w strides = [9223372036854775807] dilations = [1] pads = [0, 0] groups = 1 {transposed} : (tensor<1x4x8xf32>, tensor<4x2x3xf32>) -> tensor<1x2x10xf32>
+  return
+}
+
+// -----
+
+// Tests that a window whose padded size overflows int64 does not fit.
+func.func @conv_pads_overflow(%x: tensor<1x3x8xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error @+1 {{expects the filter window to fit spatial dim 0}}
+  %0 = bwc.conv %x, %w strides = [1] dilations = [1] pads = [9223372036854775807, 1] groups = 1 : (tensor<1x3x8xf32>, tensor<4x3x3xf32>) -> tensor<1x4x6xf32>
+  return
+}
+
+// -----
+
 // Tests that output_padding belongs to transposed convolutions.
 func.func @conv_output_padding(%x: tensor<1x3x8xf32>, %w: tensor<4x3x3xf32>) {
   // expected-error @+1 {{expects output_padding only when transposed}}
