@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "NodeImporter.h"
 
+#include "bwc/Dialect/BWC/Utils/ShapeUtils.h"
 
 using namespace mlir;
 using namespace mlir::bwc;
@@ -341,9 +342,13 @@ LogicalResult importMaxUnpool(NodeContext &nc, Results &out) {
   // The indices address the inferred shape; an output_shape pads it at the
   // end of each dim (as ONNX's reference does).
   Ints inferred(xs.begin(), xs.begin() + 2);
+  // A transposed window's size (overflow-checked: the attributes come
+  // from the model); an overflow is an invalid shape.
   for (int64_t d = 0; d < spatial; ++d)
-    inferred.push_back((xs[2 + d] - 1) * strides[d] + (*kernel)[d] - pads[d] -
-                       pads[spatial + d]);
+    inferred.push_back(transposedConvOutputSize(xs[2 + d], (*kernel)[d],
+                                                strides[d], 1, pads[d],
+                                                pads[spatial + d], 0)
+                           .value_or(0));
   if (llvm::any_of(inferred, [](int64_t e) { return e < 1; }))
     return nc.error() << "has an invalid output shape " << str(inferred),
            failure();
