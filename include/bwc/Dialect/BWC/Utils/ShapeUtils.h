@@ -46,9 +46,12 @@ std::optional<int64_t> windowOutputSize(int64_t in, int64_t kernel,
 
 /// Output size of one spatial dim of a transposed convolution;
 /// std::nullopt when the arithmetic overflows int64.
-std::optional<int64_t> transposedConvOutputSize(int64_t in, int64_t kernel, int64_t stride,
-                                 int64_t dilation, int64_t padBegin,
-                                 int64_t padEnd, int64_t outputPadding);
+std::optional<int64_t> transposedConvOutputSize(int64_t in, int64_t kernel,
+                                                int64_t stride,
+                                                int64_t dilation,
+                                                int64_t padBegin,
+                                                int64_t padEnd,
+                                                int64_t outputPadding);
 
 /// The average pool's divisor at every output position (row-major over
 /// `outSpatial`): the window taps inside the input, or inside the padded
